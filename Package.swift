@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "imgdiff",
+    products: [
+        .library(name: "ImageDiff", targets: ["ImageDiff"]),
+        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .executable(name: "imgdiff", targets: ["imgdiff"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+    ],
+    targets: [
+        // decode → compare → render → encode
+        .target(
+            name: "ImageDiff",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .systemLibrary(
+            name: "CLibPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMagickWand", pkgConfig: "MagickWand",
+            providers: [.apt(["libmagickwand-dev"])]
+        ),
+        .target(
+            name: "CImageCodecs",
+            dependencies: ["CLibPNG", "CLibJPEG"]
+        ),
+        .target(
+            name: "ImageCodecs",
+            dependencies: ["ImageDiff", "CImageCodecs", "CMagickWand"]
+        ),
+        .executableTarget(
+            name: "imgdiff",
+            dependencies: [
+                "ImageDiff", "ImageCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ImageDiffTests", dependencies: ["ImageDiff"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand"]),
+        .testTarget(name: "imgdiffCLITests", dependencies: ["ImageDiff", "ImageCodecs"]),
+    ]
+)

@@ -1,0 +1,156 @@
+import RealModule
+
+/// A colour in CIE L\*a\*b\* (D65), in the convention of ../shared/docs/comparison-semantics.md §2.
+public struct LabColor: Sendable, Equatable {
+    public var l: Double
+    public var a: Double
+    public var b: Double
+
+    public init(l: Double, a: Double, b: Double) {
+        self.l = l
+        self.a = a
+        self.b = b
+    }
+
+    /// Converts an 8-bit sRGB colour: sRGB decoding, the D65 matrix from the sRGB primaries,
+    /// and CIE's ε/κ form of f(t) (greys come out exactly neutral).
+    public init(r: UInt8, g: UInt8, b: UInt8) {
+        let linear = SRGB.linear
+        let lr = linear[Int(r)], lg = linear[Int(g)], lb = linear[Int(b)]
+        let x = 0.41239079926595934 * lr + 0.35758433938387796 * lg + 0.1804807884018343 * lb
+        let y = 0.2126390058715103 * lr + 0.7151686787677559 * lg + 0.07219231536073371 * lb
+        let z = 0.019330818715591825 * lr + 0.11919477979462595 * lg + 0.9505321522496606 * lb
+        let fx = Self.f(x / 0.9504559270516716)
+        let fy = Self.f(y)
+        let fz = Self.f(z / 1.0890577507598784)
+        self.l = 116 * fy - 16
+        self.a = 500 * (fx - fy)
+        self.b = 200 * (fy - fz)
+    }
+
+    @inline(__always)
+    static func f(_ t: Double) -> Double {
+        t > 216.0 / 24389.0 ? Double.root(t, 3) : (24389.0 / 27.0 * t + 16) / 116
+    }
+
+    /// Chroma, √(a² + b²).
+    public var chroma: Double { (a * a + b * b).squareRoot() }
+}
+
+enum SRGB {
+    /// sRGB 8-bit value → linear light.
+    static let linear: [Double] = (0...255).map { value in
+        let c = Double(value) / 255
+        return c <= 0.04045 ? c / 12.92 : Double.pow((c + 0.055) / 1.055, 2.4)
+    }
+}
+
+/// The ΔE formulas imgdiff offers.
+public enum DeltaEFormula: String, Sendable, CaseIterable, Codable {
+    /// Euclidean distance in L\*a\*b\*.
+    case cie76
+    /// CIE94, graphic-arts weights; asymmetric: the reference's chroma weights the terms.
+    case cie94
+    /// CIEDE2000 (Sharma, Wu & Dalal 2005).
+    case ciede2000
+
+    /// ΔE between a reference colour and a sample.
+    public func difference(_ reference: LabColor, _ sample: LabColor) -> Double {
+        switch self {
+        case .cie76: return DeltaE.cie76(reference, sample)
+        case .cie94: return DeltaE.cie94(reference, sample)
+        case .ciede2000: return DeltaE.ciede2000(reference, sample)
+        }
+    }
+}
+
+/// The ΔE formulas as pure functions.
+public enum DeltaE {
+    public static func cie76(_ p: LabColor, _ q: LabColor) -> Double {
+        let dl = p.l - q.l, da = p.a - q.a, db = p.b - q.b
+        return (dl * dl + da * da + db * db).squareRoot()
+    }
+
+    /// CIE94 with kL = kC = kH = 1, K1 = 0.045, K2 = 0.015; SC and SH use the chroma of
+    /// `reference`.
+    public static func cie94(_ reference: LabColor, _ sample: LabColor) -> Double {
+        let c1 = reference.chroma
+        let c2 = sample.chroma
+        let dl = reference.l - sample.l
+        let dc = c1 - c2
+        let da = reference.a - sample.a
+        let db = reference.b - sample.b
+        let dh2 = Swift.max(0, da * da + db * db - dc * dc)
+        let sc = 1 + 0.045 * c1
+        let sh = 1 + 0.015 * c1
+        let tc = dc / sc
+        return (dl * dl + tc * tc + dh2 / (sh * sh)).squareRoot()
+    }
+
+    /// CIEDE2000; hue differences within 1e-9 of 180° take the "≤ 180°" branch.
+    public static func ciede2000(_ p: LabColor, _ q: LabColor) -> Double {
+        let c1 = p.chroma, c2 = q.chroma
+        let meanC = (c1 + c2) / 2
+        let meanC7 = pow7(meanC)
+        let g = 0.5 * (1 - (meanC7 / (meanC7 + 6_103_515_625)).squareRoot())
+        let a1 = (1 + g) * p.a, a2 = (1 + g) * q.a
+        let c1p = (a1 * a1 + p.b * p.b).squareRoot()
+        let c2p = (a2 * a2 + q.b * q.b).squareRoot()
+        let h1p = hueDegrees(p.b, a1)
+        let h2p = hueDegrees(q.b, a2)
+
+        let dLp = q.l - p.l
+        let dCp = c2p - c1p
+        var dhp = 0.0
+        if c1p * c2p != 0 {
+            let diff = h2p - h1p
+            if abs(diff) <= 180 + 1e-9 {
+                dhp = diff
+            } else if diff > 180 {
+                dhp = diff - 360
+            } else {
+                dhp = diff + 360
+            }
+        }
+        let dHp = 2 * (c1p * c2p).squareRoot() * Double.sin(radians(dhp / 2))
+
+        let meanL = (p.l + q.l) / 2
+        let meanCp = (c1p + c2p) / 2
+        var meanHp = h1p + h2p
+        if c1p * c2p != 0 {
+            let spread = abs(h1p - h2p)
+            if spread <= 180 + 1e-9 {
+                meanHp = (h1p + h2p) / 2
+            } else if h1p + h2p < 360 {
+                meanHp = (h1p + h2p + 360) / 2
+            } else {
+                meanHp = (h1p + h2p - 360) / 2
+            }
+        }
+        let t = 1 - 0.17 * Double.cos(radians(meanHp - 30)) + 0.24 * Double.cos(radians(2 * meanHp))
+            + 0.32 * Double.cos(radians(3 * meanHp + 6)) - 0.20 * Double.cos(radians(4 * meanHp - 63))
+        let dTheta = 30 * Double.exp(-square((meanHp - 275) / 25))
+        let meanCp7 = pow7(meanCp)
+        let rc = 2 * (meanCp7 / (meanCp7 + 6_103_515_625)).squareRoot()
+        let lShift = square(meanL - 50)
+        let sl = 1 + 0.015 * lShift / (20 + lShift).squareRoot()
+        let sc = 1 + 0.045 * meanCp
+        let sh = 1 + 0.015 * meanCp * t
+        let rt = -Double.sin(radians(2 * dTheta)) * rc
+        let termL = dLp / sl, termC = dCp / sc, termH = dHp / sh
+        return (termL * termL + termC * termC + termH * termH + rt * termC * termH).squareRoot()
+    }
+
+    @inline(__always) static func square(_ x: Double) -> Double { x * x }
+    @inline(__always) static func pow7(_ x: Double) -> Double {
+        let x2 = x * x
+        return x2 * x2 * x2 * x
+    }
+    @inline(__always) static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
+
+    static func hueDegrees(_ b: Double, _ a: Double) -> Double {
+        if a == 0 && b == 0 { return 0 }
+        let h = Double.atan2(y: b, x: a) * 180 / .pi
+        return h < 0 ? h + 360 : h
+    }
+}

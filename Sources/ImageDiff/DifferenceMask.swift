@@ -1,0 +1,33 @@
+/// Which pixels of a comparison differ, over `max(width) × max(height)`.
+public struct DifferenceMask: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    private var bits: [UInt8]
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        bits = [UInt8](repeating: 0, count: width * height)
+    }
+
+    @inline(__always)
+    public func contains(x: Int, y: Int) -> Bool { bits[y * width + x] != 0 }
+
+    @inline(__always)
+    mutating func set(x: Int, y: Int) { bits[y * width + x] = 1 }
+
+    /// Number of differing pixels.
+    public var count: Int { bits.reduce(0) { $0 + Int($1) } }
+
+    /// The mask as an image: differing pixels in `color`, everything else fully transparent.
+    public func render(color: RGBA = RGBA(255, 0, 0, 255)) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for index in 0..<(width * height) where bits[index] != 0 {
+            pixels[index * 4] = color.r
+            pixels[index * 4 + 1] = color.g
+            pixels[index * 4 + 2] = color.b
+            pixels[index * 4 + 3] = color.a
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: true)
+    }
+}

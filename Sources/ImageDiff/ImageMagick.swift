@@ -1,0 +1,289 @@
+/// Which ImageMagick build's rounding an output reproduces.
+public enum ImageMagickRounding: String, Sendable, CaseIterable, Codable {
+    /// ImageMagick 7's default Q16 HDRI build: samples are floats and the PNG writer rounds.
+    case im7
+    /// ImageMagick 6 Q16 (Debian's): samples are rounded to integers, the PNG writer truncates.
+    case im6
+}
+
+/// ImageMagick's Q16 arithmetic, as ../shared/docs/imagemagick-semantics.md derives it.
+enum Q16 {
+    static let range = 65535.0
+    static let scale = 1.0 / 65535.0
+
+    /// `ClampToQuantum` / `ClampPixel` of a non-HDRI build.
+    @inline(__always)
+    static func clampRounded(_ value: Double) -> Double {
+        if value <= 0 { return 0 }
+        if value >= range { return range }
+        return (value + 0.5).rounded(.down)
+    }
+
+    /// `PerceptibleReciprocal`.
+    @inline(__always)
+    static func reciprocal(_ x: Double) -> Double {
+        let sign: Double = x < 0 ? -1 : 1
+        if sign * x >= 1e-12 { return 1 / x }
+        return sign / 1e-12
+    }
+
+    /// A stored sample as the PNG writer emits it at `depth` (8 or 16 bits).
+    @inline(__always)
+    static func written(_ stored: Double, rounding: ImageMagickRounding, sixteenBit: Bool) -> UInt16 {
+        switch rounding {
+        case .im6:
+            let q = clampRounded(stored)
+            return sixteenBit ? UInt16(q) : UInt16(q / 257)
+        case .im7:
+            let q = Double(Float(stored))
+            let maximum = sixteenBit ? 65535.0 : 255.0
+            let scaled = maximum * q / range + 0.5
+            if scaled <= 0 { return 0 }
+            if scaled >= maximum { return UInt16(maximum) }
+            return UInt16(scaled.rounded(.down))
+        }
+    }
+
+    /// A stored opacity written as alpha (the writer quantises opacity, not alpha).
+    @inline(__always)
+    static func writtenAlpha(opacity: Double, rounding: ImageMagickRounding, sixteenBit: Bool) -> UInt16 {
+        let maximum: UInt16 = sixteenBit ? 65535 : 255
+        return maximum - written(opacity, rounding: rounding, sixteenBit: sixteenBit)
+    }
+}
+
+/// Builds an output image of `width × height` from 16-bit-scale samples per pixel.
+struct OutputBuilder {
+    let width: Int
+    let height: Int
+    let sixteenBit: Bool
+    let hasAlpha: Bool
+    var pixels: [UInt8]
+    var samples16: [UInt16]
+
+    init(width: Int, height: Int, sixteenBit: Bool, hasAlpha: Bool) {
+        self.width = width
+        self.height = height
+        self.sixteenBit = sixteenBit
+        self.hasAlpha = hasAlpha
+        pixels = sixteenBit ? [] : [UInt8](repeating: 0, count: width * height * 4)
+        samples16 = sixteenBit ? [UInt16](repeating: 0, count: width * height * 4) : []
+    }
+
+    @inline(__always)
+    mutating func set(_ index: Int, _ r: UInt16, _ g: UInt16, _ b: UInt16, _ a: UInt16) {
+        let k = index * 4
+        if sixteenBit {
+            samples16[k] = r
+            samples16[k + 1] = g
+            samples16[k + 2] = b
+            samples16[k + 3] = a
+        } else {
+            pixels[k] = UInt8(truncatingIfNeeded: r)
+            pixels[k + 1] = UInt8(truncatingIfNeeded: g)
+            pixels[k + 2] = UInt8(truncatingIfNeeded: b)
+            pixels[k + 3] = UInt8(truncatingIfNeeded: a)
+        }
+    }
+
+    func image() -> RGBAImage {
+        sixteenBit
+            ? RGBAImage(width: width, height: height, samples16: samples16, hasAlpha: hasAlpha)
+            : RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
+    }
+}
+
+/// The review overlay of snapshot teams: the reference tinted red by ImageMagick's
+/// `-color-matrix "6x3: 1 0 0 0 0 0.4  0 1 0 0 0 0  0 0 1 0 0 0"`, dissolved 60 % over the
+/// failure (`-compose dissolve -define compose:args='60,100' -composite`), bit-exact.
+public enum ImageMagickBlend {
+    /// The red lift of the colour matrix: 0.4 · QuantumRange, rounded; 102 levels at 8 bits.
+    static let redOffset = 26214
+
+    /// Renders the overlay. The result has the failure's size, bit depth and alpha-ness; only
+    /// the intersection with the reference is blended, the rest is the failure unchanged.
+    public static func render(
+        reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding = .im7
+    ) -> RGBAImage {
+        var output = OutputBuilder(
+            width: failure.width, height: failure.height,
+            sixteenBit: failure.is16Bit, hasAlpha: failure.hasAlpha)
+        let blendWidth = min(reference.width, failure.width)
+        let blendHeight = min(reference.height, failure.height)
+        let plainEightBit = !reference.is16Bit && !failure.is16Bit
+        for y in 0..<failure.height {
+            for x in 0..<failure.width {
+                let d = y * failure.width + x
+                guard x < blendWidth && y < blendHeight else {
+                    copyPixel(failure, d, into: &output)
+                    continue
+                }
+                let s = y * reference.width + x
+                if plainEightBit && reference.pixels[s * 4 + 3] == 255 && failure.pixels[d * 4 + 3] == 255 {
+                    blendOpaque8(reference.pixels, s * 4, failure.pixels, d * 4, rounding, d, &output)
+                } else {
+                    blendQ16(reference, s, failure, d, rounding, &output)
+                }
+            }
+        }
+        return output.image()
+    }
+
+    /// The closed integer form for two opaque 8-bit pixels.
+    @inline(__always)
+    static func blendOpaque8(
+        _ ref: [UInt8], _ s: Int, _ fail: [UInt8], _ d: Int, _ rounding: ImageMagickRounding,
+        _ index: Int, _ output: inout OutputBuilder
+    ) {
+        let tintedRed = min(255, Int(ref[s]) + 102)
+        let r = opaqueBlend8(tintedRed, Int(fail[d]), rounding)
+        let g = opaqueBlend8(Int(ref[s + 1]), Int(fail[d + 1]), rounding)
+        let b = opaqueBlend8(Int(ref[s + 2]), Int(fail[d + 2]), rounding)
+        output.set(index, UInt16(r), UInt16(g), UInt16(b), 255)
+    }
+
+    /// `(3s + 2d) div 5` (IM6) or `(6s + 4d + 5) div 10` (IM7) for opaque 8-bit samples.
+    @inline(__always)
+    static func opaqueBlend8(_ s: Int, _ d: Int, _ rounding: ImageMagickRounding) -> Int {
+        switch rounding {
+        case .im6: return (3 * s + 2 * d) / 5
+        case .im7: return (6 * s + 4 * d + 5) / 10
+        }
+    }
+
+    /// The general Porter-Duff dissolve in ImageMagick's own double arithmetic.
+    static func blendQ16(
+        _ reference: RGBAImage, _ s: Int, _ failure: RGBAImage, _ d: Int,
+        _ rounding: ImageMagickRounding, _ output: inout OutputBuilder
+    ) {
+        let sourceOpacity = reference.hasAlpha ? Q16.range - Double(reference.quantum(s, 3)) : 0
+        let canvasOpacity = failure.hasAlpha ? Q16.range - Double(failure.quantum(d, 3)) : 0
+        let sa = 1 - Q16.scale * (Q16.range - 0.6 * (Q16.range - sourceOpacity))
+        let da = 1 - Q16.scale * (Q16.range - 1.0 * (Q16.range - canvasOpacity))
+        let gamma = sa + da - sa * da
+        let opacity = Q16.range * (1 - gamma)
+        let inverse = Q16.reciprocal(gamma)
+        let source = [
+            Double(min(65535, reference.quantum(s, 0) + redOffset)),
+            Double(reference.quantum(s, 1)),
+            Double(reference.quantum(s, 2)),
+        ]
+        var channels: [UInt16] = [0, 0, 0]
+        for c in 0..<3 {
+            let canvas = Double(failure.quantum(d, c))
+            let value = inverse * (sa * source[c] + da * canvas * (1 - sa))
+            channels[c] = Q16.written(value, rounding: rounding, sixteenBit: output.sixteenBit)
+        }
+        let alpha: UInt16 =
+            failure.hasAlpha
+            ? Q16.writtenAlpha(opacity: opacity, rounding: rounding, sixteenBit: output.sixteenBit)
+            : (output.sixteenBit ? 65535 : 255)
+        output.set(d, channels[0], channels[1], channels[2], alpha)
+    }
+
+    static func copyPixel(_ image: RGBAImage, _ index: Int, into output: inout OutputBuilder) {
+        if output.sixteenBit {
+            output.set(
+                index, UInt16(image.quantum(index, 0)), UInt16(image.quantum(index, 1)),
+                UInt16(image.quantum(index, 2)), UInt16(image.quantum(index, 3)))
+        } else {
+            let k = index * 4
+            output.set(
+                index, UInt16(image.pixels[k]), UInt16(image.pixels[k + 1]),
+                UInt16(image.pixels[k + 2]), UInt16(image.pixels[k + 3]))
+        }
+    }
+}
+
+/// ImageMagick `compare -metric AE [-fuzz F]`: the count and the difference image.
+public enum ImageMagickCompare {
+    /// `compare`'s highlight colour, `#f1001ecc`.
+    public static let highlight = RGBA(241, 0, 30, 204)
+    /// `compare`'s lowlight colour, `#ffffffcc`.
+    public static let lowlight = RGBA(255, 255, 255, 204)
+
+    /// The fuzz distance for a percentage, as `-fuzz P%` sets it: `P/100 · (QuantumRange + 1)`.
+    public static func fuzz(percent: Double) -> Double { percent / 100 * 65536 }
+
+    /// The AE count over `max(w) × max(h)`, the smaller image extended by edge replication.
+    public static func absoluteError(
+        _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0
+    ) -> (count: Int, area: Int, boundingBox: PixelRect?, mask: DifferenceMask) {
+        let width = max(reference.width, failure.width)
+        let height = max(reference.height, failure.height)
+        var mask = DifferenceMask(width: width, height: height)
+        guard reference.pixelCount > 0 && failure.pixelCount > 0 else {
+            for y in 0..<height { for x in 0..<width { mask.set(x: x, y: y) } }
+            let box = width * height > 0 ? PixelRect(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1) : nil
+            return (width * height, width * height, box, mask)
+        }
+        let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
+        var count = 0
+        var box: PixelRect?
+        for y in 0..<height {
+            for x in 0..<width where test.differs(x: x, y: y) {
+                count += 1
+                mask.set(x: x, y: y)
+                let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
+                box = box.map { $0.union(point) } ?? point
+            }
+        }
+        return (count, width * height, box, mask)
+    }
+
+    /// `compare`'s difference image: the reference made opaque, with the highlight composited
+    /// over differing pixels and the lowlight over the rest. Reference size and bit depth.
+    public static func differenceImage(
+        _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0,
+        rounding: ImageMagickRounding = .im7
+    ) -> RGBAImage {
+        let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
+        let comparable = failure.pixelCount > 0
+        var output = OutputBuilder(
+            width: reference.width, height: reference.height,
+            sixteenBit: reference.is16Bit, hasAlpha: false)
+        let opaque: UInt16 = reference.is16Bit ? 65535 : 255
+        for y in 0..<reference.height {
+            for x in 0..<reference.width {
+                let index = y * reference.width + x
+                let color = !comparable || test.differs(x: x, y: y) ? highlight : lowlight
+                let overlay = [color.r, color.g, color.b].map { Double($0) * 257 }
+                let sa = 1 - Q16.scale * (Q16.range - Double(color.a) * 257)
+                var channels: [UInt16] = [0, 0, 0]
+                for c in 0..<3 {
+                    let value = sa * overlay[c] + Double(reference.quantum(index, c)) * (1 - sa)
+                    channels[c] = Q16.written(value, rounding: rounding, sixteenBit: output.sixteenBit)
+                }
+                output.set(index, channels[0], channels[1], channels[2], opaque)
+            }
+        }
+        return output.image()
+    }
+
+    /// The per-pixel test shared by the count and the image.
+    struct DifferenceTest {
+        let reference: RGBAImage
+        let failure: RGBAImage
+        let thresholdSquared: Double
+
+        init(reference: RGBAImage, failure: RGBAImage, fuzz: Double) {
+            self.reference = reference
+            self.failure = failure
+            let distance = max(fuzz, 0.5.squareRoot())
+            thresholdSquared = distance * distance
+        }
+
+        @inline(__always)
+        func differs(x: Int, y: Int) -> Bool {
+            let p = min(y, reference.height - 1) * reference.width + min(x, reference.width - 1)
+            let q = min(y, failure.height - 1) * failure.width + min(x, failure.width - 1)
+            let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
+            let da = reference.hasAlpha ? Q16.scale * Double(failure.quantum(q, 3)) : 1
+            for c in 0..<3 {
+                let distance = sa * Double(reference.quantum(p, c)) - da * Double(failure.quantum(q, c))
+                if distance * distance >= thresholdSquared { return true }
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// pixelmatch 7.2.0's colour metric and anti-aliasing detector, over 8-bit RGBA buffers.
+///
+/// Positions are pixel indices into `width`-wide rows; `delta` values are the squared YIQ
+/// distance of Kotsarenko & Ramos, sign-encoded as pixelmatch does (negative when the first
+/// pixel is brighter).
+enum PixelMatch {
+    /// 35215 is the largest possible YIQ delta; a pixel differs iff |delta| > 35215 · threshold².
+    static func maximumDelta(threshold: Double) -> Double { 35215 * threshold * threshold }
+
+    /// The squared YIQ distance between pixel `k` of `first` and pixel `m` of `second`
+    /// (byte offsets). Semi-transparent pixels are blended over pixelmatch 7's
+    /// position-dependent checkerboard, keyed on `k`.
+    @inline(__always)
+    static func colorDelta(
+        _ first: UnsafePointer<UInt8>, _ k: Int, _ second: UnsafePointer<UInt8>, _ m: Int
+    ) -> Double {
+        let r1 = Double(first[k]), g1 = Double(first[k + 1]), b1 = Double(first[k + 2]), a1 = Double(first[k + 3])
+        let r2 = Double(second[m]), g2 = Double(second[m + 1]), b2 = Double(second[m + 2]), a2 = Double(second[m + 3])
+        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        let da = a1 - a2
+        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
+        if a1 < 255 || a2 < 255 {
+            let (rb, gb, bb) = checkerboard(k)
+            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
+            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
+            db = (b1 * a1 - b2 * a2 - bb * da) / 255
+        }
+        let y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+        let i = dr * 0.59597799 - dg * 0.2741761 - db * 0.32180189
+        let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694
+        let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
+        return y > 0 ? -delta : delta
+    }
+
+    /// The brightness (Y) difference only, as the anti-aliasing detector uses it.
+    @inline(__always)
+    static func brightnessDelta(_ image: UnsafePointer<UInt8>, _ k: Int, _ m: Int) -> Double {
+        let r1 = Double(image[k]), g1 = Double(image[k + 1]), b1 = Double(image[k + 2]), a1 = Double(image[k + 3])
+        let r2 = Double(image[m]), g2 = Double(image[m + 1]), b2 = Double(image[m + 2]), a2 = Double(image[m + 3])
+        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        let da = a1 - a2
+        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
+        if a1 < 255 || a2 < 255 {
+            let (rb, gb, bb) = checkerboard(k)
+            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
+            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
+            db = (b1 * a1 - b2 * a2 - bb * da) / 255
+        }
+        return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+    }
+
+    /// pixelmatch 7's background for a byte offset: each channel 48 or 207.
+    @inline(__always)
+    static func checkerboard(_ k: Int) -> (Double, Double, Double) {
+        let offset = Double(k)
+        let rb = 48 + 159 * Double(k % 2)
+        let gb = 48 + 159 * Double(Int(offset / 1.618033988749895) % 2)
+        let bb = 48 + 159 * Double(Int(offset / 2.618033988749895) % 2)
+        return (rb, gb, bb)
+    }
+
+    /// Whether pixel (x, y) of `image` looks anti-aliased (Vyšniauskas 2009, as pixelmatch
+    /// implements it): among its 8 neighbours there are both a darker and a brighter extreme,
+    /// few equal siblings, and an extreme has 3+ equal siblings in both images.
+    static func isAntialiased(
+        _ image: UnsafePointer<UInt8>, x x1: Int, y y1: Int, width: Int, height: Int,
+        _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>
+    ) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let center = (y1 * width + x1) * 4
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        var minimum = 0.0, maximum = 0.0
+        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        for x in x0...x2 {
+            for y in y0...y2 where x != x1 || y != y1 {
+                let delta = brightnessDelta(image, center, (y * width + x) * 4)
+                if delta == 0 {
+                    zeroes += 1
+                    if zeroes > 2 { return false }
+                } else if delta < minimum {
+                    minimum = delta
+                    minX = x
+                    minY = y
+                } else if delta > maximum {
+                    maximum = delta
+                    maxX = x
+                    maxY = y
+                }
+            }
+        }
+        if minimum == 0 || maximum == 0 { return false }
+        return (hasManySiblings(first, x: minX, y: minY, width: width, height: height)
+            && hasManySiblings(second, x: minX, y: minY, width: width, height: height))
+            || (hasManySiblings(first, x: maxX, y: maxY, width: width, height: height)
+                && hasManySiblings(second, x: maxX, y: maxY, width: width, height: height))
+    }
+
+    /// Whether pixel (x, y) has 3+ identical neighbours (image edges count as one).
+    static func hasManySiblings(
+        _ image: UnsafePointer<UInt8>, x x1: Int, y y1: Int, width: Int, height: Int
+    ) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let value = UnsafeRawPointer(image).loadUnaligned(fromByteOffset: (y1 * width + x1) * 4, as: UInt32.self)
+        var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
+        for x in x0...x2 {
+            for y in y0...y2 where x != x1 || y != y1 {
+                let other = UnsafeRawPointer(image).loadUnaligned(fromByteOffset: (y * width + x) * 4, as: UInt32.self)
+                if other == value { zeroes += 1 }
+                if zeroes > 2 { return true }
+            }
+        }
+        return false
+    }
+}

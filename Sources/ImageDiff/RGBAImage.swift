@@ -1,0 +1,131 @@
+/// A decoded image: 8-bit RGBA samples with straight (not premultiplied) alpha, row-major,
+/// top-left first.
+///
+/// Images decoded from 16-bit sources keep their original samples in ``samples16`` so that
+/// ImageMagick-compatible counts and outputs can be exact; ``pixels`` then holds
+/// `floor(v16 / 257)`, the reduction ImageMagick's PNG writer uses.
+public struct RGBAImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` samples: R, G, B, A.
+    public var pixels: [UInt8]
+    /// Whether the source had an alpha channel or a tRNS chunk (ImageMagick's "matte").
+    /// Images without one decode with A = 255 everywhere.
+    public var hasAlpha: Bool
+    /// The original 16-bit samples (`width * height * 4`) when the source was 16-bit.
+    public var samples16: [UInt16]?
+
+    /// Creates an image from 8-bit RGBA samples.
+    ///
+    /// - Precondition: `pixels.count == width * height * 4`; width and height are not negative.
+    public init(width: Int, height: Int, pixels: [UInt8], hasAlpha: Bool = true) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.hasAlpha = hasAlpha
+        self.samples16 = nil
+    }
+
+    /// Creates an image from 16-bit RGBA samples; ``pixels`` is derived as `floor(v / 257)`.
+    public init(width: Int, height: Int, samples16: [UInt16], hasAlpha: Bool) {
+        precondition(width >= 0 && height >= 0, "negative image size")
+        precondition(samples16.count == width * height * 4, "sample buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = samples16.map { UInt8($0 / 257) }
+        self.hasAlpha = hasAlpha
+        self.samples16 = samples16
+    }
+
+    /// An image of one colour.
+    public init(width: Int, height: Int, filledWith color: RGBA, hasAlpha: Bool = true) {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[index] = color.r
+            pixels[index + 1] = color.g
+            pixels[index + 2] = color.b
+            pixels[index + 3] = color.a
+        }
+        self.init(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
+    }
+
+    /// Number of pixels.
+    public var pixelCount: Int { width * height }
+
+    /// Whether the samples came from a 16-bit source.
+    public var is16Bit: Bool { samples16 != nil }
+
+    /// The pixel at (x, y).
+    public subscript(x: Int, y: Int) -> RGBA {
+        get {
+            let index = (y * width + x) * 4
+            return RGBA(pixels[index], pixels[index + 1], pixels[index + 2], pixels[index + 3])
+        }
+        set {
+            let index = (y * width + x) * 4
+            pixels[index] = newValue.r
+            pixels[index + 1] = newValue.g
+            pixels[index + 2] = newValue.b
+            pixels[index + 3] = newValue.a
+            samples16 = nil
+        }
+    }
+
+    /// The sample of channel `channel` (0…3) at pixel `index` on ImageMagick's Q16 scale:
+    /// 16-bit sources as they are, 8-bit ones times 257.
+    @inline(__always)
+    func quantum(_ pixelIndex: Int, _ channel: Int) -> Int {
+        if let samples16 { return Int(samples16[pixelIndex * 4 + channel]) }
+        return Int(pixels[pixelIndex * 4 + channel]) * 257
+    }
+}
+
+/// One 8-bit straight-alpha colour.
+public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+
+    public var description: String { "rgba(\(r),\(g),\(b),\(a))" }
+}
+
+/// A rectangle of pixels, inclusive of both corners, as the CLI's `x1:y1-x2:y2` spells it.
+public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var minX: Int
+    public var minY: Int
+    public var maxX: Int
+    public var maxY: Int
+
+    public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public var width: Int { maxX - minX + 1 }
+    public var height: Int { maxY - minY + 1 }
+
+    public func contains(x: Int, y: Int) -> Bool {
+        x >= minX && x <= maxX && y >= minY && y <= maxY
+    }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        PixelRect(
+            minX: Swift.min(minX, other.minX), minY: Swift.min(minY, other.minY),
+            maxX: Swift.max(maxX, other.maxX), maxY: Swift.max(maxY, other.maxY))
+    }
+
+    public var description: String { "\(minX):\(minY)-\(maxX):\(maxY)" }
+}

@@ -1,0 +1,110 @@
+/// The pass/fail rule of pointfreeco/swift-snapshot-testing's image strategies, reproduced
+/// exactly (../shared/docs/comparison-semantics.md §3), including its `Float` arithmetic and
+/// failure messages.
+public struct SnapshotPrecision: Sendable, Equatable, Codable {
+    /// With `perceptualPrecision == 1`: the fraction of premultiplied bytes that must match.
+    /// Otherwise: the fraction of pixels that must pass the perceptual test.
+    public var precision: Float
+    /// A pixel passes iff its CIE94 ΔE ≤ `(1 − perceptualPrecision) · 100`.
+    public var perceptualPrecision: Float
+
+    public init(precision: Float = 1, perceptualPrecision: Float = 1) {
+        self.precision = precision
+        self.perceptualPrecision = perceptualPrecision
+    }
+
+    /// Judges `actual` against the recorded `reference`.
+    public func verdict(reference: RGBAImage, actual: RGBAImage) -> SnapshotVerdict {
+        guard actual.width != 0, actual.height != 0 else {
+            return .failed("Newly-taken snapshot is empty.")
+        }
+        guard reference.width == actual.width, reference.height == actual.height else {
+            return .failed(
+                "Newly-taken snapshot@\(Self.sizeDescription(actual)) does not match reference@\(Self.sizeDescription(reference)).")
+        }
+        let old = Premultiplied(reference), new = Premultiplied(actual)
+        if old.bytes == new.bytes { return .passed }
+        if precision >= 1, perceptualPrecision >= 1 {
+            return .failed("Newly-taken snapshot does not match reference.")
+        }
+        if perceptualPrecision < 1 {
+            return perceptualVerdict(reference: reference, actual: actual)
+        }
+        let byteCount = old.bytes.count
+        let byteCountThreshold = Int((1 - precision) * Float(byteCount))
+        var differentByteCount = 0
+        for index in 0..<byteCount where old.bytes[index] != new.bytes[index] {
+            differentByteCount += 1
+        }
+        guard differentByteCount > byteCountThreshold else { return .passed }
+        let actualPrecision = 1 - Float(differentByteCount) / Float(byteCount)
+        return .failed("Actual image precision \(actualPrecision) is less than required \(precision)")
+    }
+
+    func perceptualVerdict(reference: RGBAImage, actual: RGBAImage) -> SnapshotVerdict {
+        var failingPixelCount = 0
+        var maximumDeltaE: Float = 0
+        reference.pixels.withUnsafeBufferPointer { old in
+            actual.pixels.withUnsafeBufferPointer { new in
+                guard let a = old.baseAddress, let b = new.baseAddress else { return }
+                for index in 0..<reference.pixelCount {
+                    let k = index * 4
+                    guard PixelDelta.maxChannelDelta(a, b, k) != 0 else { continue }
+                    let deltaE = PixelDelta.deltaE(a, b, k, formula: .cie94)
+                    if pixelFails(deltaE: deltaE) {
+                        failingPixelCount += 1
+                        maximumDeltaE = max(maximumDeltaE, Float(deltaE))
+                    }
+                }
+            }
+        }
+        let failingPixelPercent = Float(failingPixelCount) / Float(reference.pixelCount)
+        let actualPixelPrecision = 1 - failingPixelPercent
+        guard actualPixelPrecision < precision else { return .passed }
+        let minimumPerceptualPrecision = 1 - min(maximumDeltaE / 100, 1)
+        return .failed(
+            """
+            The percentage of pixels that match \(actualPixelPrecision) is less than required \(precision)
+            The lowest perceptual color precision \(minimumPerceptualPrecision) is less than required \(perceptualPrecision)
+            """)
+    }
+
+    /// The per-pixel perceptual test, in `Float` as swift-snapshot-testing computes it: at
+    /// 0.98 the threshold is 1.9999981, so ΔE = 2.0 fails.
+    public func pixelFails(deltaE: Double) -> Bool {
+        Float(deltaE) > (1 - perceptualPrecision) * 100
+    }
+
+    /// How `CGSize` prints at scale 1.
+    static func sizeDescription(_ image: RGBAImage) -> String {
+        "(\(Double(image.width)), \(Double(image.height)))"
+    }
+}
+
+/// A swift-snapshot-testing verdict.
+public struct SnapshotVerdict: Sendable, Equatable, Codable {
+    public var passed: Bool
+    /// swift-snapshot-testing's failure message, word for word.
+    public var message: String?
+
+    public static let passed = SnapshotVerdict(passed: true, message: nil)
+    public static func failed(_ message: String) -> SnapshotVerdict {
+        SnapshotVerdict(passed: false, message: message)
+    }
+}
+
+/// Premultiplied 8-bit RGBA, as a CoreGraphics `premultipliedLast` context holds it:
+/// `c' = round(c · a / 255)`.
+struct Premultiplied {
+    let bytes: [UInt8]
+
+    init(_ image: RGBAImage) {
+        var bytes = image.pixels
+        for k in stride(from: 0, to: bytes.count, by: 4) {
+            let alpha = Int(bytes[k + 3])
+            if alpha == 255 { continue }
+            for c in 0..<3 { bytes[k + c] = UInt8((Int(bytes[k + c]) * alpha + 127) / 255) }
+        }
+        self.bytes = bytes
+    }
+}

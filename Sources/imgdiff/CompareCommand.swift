@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+import ImageDiff
+
+/// `imgdiff compare REF FAIL`: one pair, one line (or JSON), optional output images.
+struct CompareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a reference image with a new (failing) one.",
+        discussion: """
+            Examples:
+              imgdiff ref.png fail.png -o blend.png          count, and the red-tinted overlay
+              imgdiff ref.png fail.png --metric cie94 --threshold 2
+              imgdiff ref.png fail.png --precision 0.99 --perceptual-precision 0.98
+              imgdiff ref.png fail.png --metric ae --fuzz 5% --diff diff.png
+              imgdiff ref.png fail.png --json | jq .differentPixels
+
+            Metrics and their --threshold unit:
+              exact       any channel differs (threshold unused)
+              channel     the largest per-channel difference exceeds T levels (0-255)
+              yiq         pixelmatch 7.2.0 YIQ distance, T in 0...1 (default 0.1)
+              cie76, cie94, ciede2000
+                          colour difference ΔE exceeds T (default 2.0)
+              ae          ImageMagick `compare -metric AE`; use --fuzz, not --threshold
+
+            Exit status: 0 match within tolerance, 1 different, 2 error.
+            """
+    )
+
+    @Argument(help: "The reference image (PNG, JPEG, or any format ImageMagick reads).")
+    var reference: String
+
+    @Argument(help: "The new image to check against the reference.")
+    var actual: String
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp(
+        "Write the review overlay: the reference tinted red, dissolved 60% over the new image.",
+        valueName: "blend.png"))
+    var output: String?
+
+    @Option(name: .customLong("diff"), help: ArgumentHelp(
+        "Write ImageMagick `compare`'s difference image (red where different).", valueName: "diff.png"))
+    var diffOutput: String?
+
+    @Option(name: .customLong("mask"), help: ArgumentHelp(
+        "Write a mask: differing pixels red over transparent.", valueName: "mask.png"))
+    var maskOutput: String?
+
+    @Option(help: "exact | channel | yiq | cie76 | cie94 | ciede2000 | ae")
+    var metric: MetricName = .yiq
+
+    @Option(help: ArgumentHelp("Threshold in the metric's own unit (levels, YIQ 0...1, ΔE).", valueName: "T"))
+    var threshold: Double?
+
+    @Option(help: ArgumentHelp(
+        "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277).",
+        valueName: "P%"))
+    var fuzz: Fuzz = Fuzz(distance: 0)
+
+    @Option(help: ArgumentHelp(
+        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
+        valueName: "0...1"))
+    var precision: Float?
+
+    @Option(help: ArgumentHelp(
+        "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100.",
+        valueName: "0...1"))
+    var perceptualPrecision: Float?
+
+    @Option(parsing: .singleValue, help: ArgumentHelp(
+        "Leave rectangles out, inclusive corners; repeat the option or separate with commas.",
+        valueName: "x1:y1-x2:y2[,...]"))
+    var ignore: [IgnoreRegions] = []
+
+    @Option(help: ArgumentHelp("Leave out pixels that are non-black and non-transparent in this image.", valueName: "FILE"))
+    var ignoreMask: String?
+
+    @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
+    var antialiasing = false
+
+    @Option(help: "Overlay and diff rounding: im7 (ImageMagick 7 HDRI, default) or im6 (ImageMagick 6 Q16).")
+    var rounding: ImageMagickRounding = .im7
+
+    @Flag(help: "Print the whole result as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let threshold, !(threshold >= 0) || !threshold.isFinite {
+            throw ValidationError("--threshold must be a number >= 0")
+        }
+        if metric == .yiq, let threshold, threshold > 1 {
+            throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
+        }
+        for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
+            if let value, !(0...1).contains(value) {
+                throw ValidationError("\(name) must be between 0 and 1, got \(value)")
+            }
+        }
+    }
+
+    func run() async throws {
+        do {
+            let exitCode = try await compare()
+            throw ExitCode(exitCode)
+        } catch let error as CommandLineError {
+            FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    func compare() async throws(CommandLineError) -> Int32 {
+        let outputs = [output, diffOutput, maskOutput].compactMap { $0 }
+        try OutputPaths.check(outputs, inputs: [reference, actual] + [ignoreMask].compactMap { $0 })
+
+        let (referenceImage, actualImage) = try await decodePair(reference, actual)
+        var options = ComparisonOptions(
+            metric: metric.metric(threshold: threshold, fuzz: fuzz.distance),
+            ignoreAntialiasing: antialiasing,
+            ignoreRegions: ignore.flatMap(\.rects),
+            collectsMask: maskOutput != nil)
+        if let ignoreMask { options.ignoreMask = try decode(ignoreMask) }
+
+        let result = ImageDiff.compare(referenceImage, actualImage, options: options)
+        let snapshot = snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
+
+        try writeOutputs(referenceImage, actualImage, result)
+        let report = Report(
+            reference: reference, actual: actual, result: result,
+            snapshot: snapshot, outputs: Report.Outputs(blend: output, diff: diffOutput, mask: maskOutput))
+        print(json ? report.json() : report.line())
+        return report.match ? 0 : 1
+    }
+
+    var snapshotPrecision: SnapshotPrecision? {
+        guard precision != nil || perceptualPrecision != nil else { return nil }
+        return SnapshotPrecision(precision: precision ?? 1, perceptualPrecision: perceptualPrecision ?? 1)
+    }
+
+    func writeOutputs(_ reference: RGBAImage, _ actual: RGBAImage, _ result: DiffResult) throws(CommandLineError) {
+        if let output {
+            try write(ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding), to: output)
+        }
+        if let diffOutput {
+            let diff = ImageMagickCompare.differenceImage(reference, actual, fuzz: fuzz.distance, rounding: rounding)
+            try write(diff, to: diffOutput)
+        }
+        if let maskOutput, let mask = result.mask {
+            try write(mask.render(), to: maskOutput)
+        }
+    }
+
+    func write(_ image: RGBAImage, to path: String) throws(CommandLineError) {
+        do {
+            try ImageFile.writePNG(image, to: path)
+        } catch {
+            throw CommandLineError(error.description)
+        }
+    }
+}
+
+/// Decodes both inputs at once, one per core.
+func decodePair(_ first: String, _ second: String) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
+    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: first) }
+    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: second) }
+    let (resultA, resultB) = await (a, b)
+    do {
+        return (try resultA.get(), try resultB.get())
+    } catch {
+        throw CommandLineError(error.description)
+    }
+}
+
+func decode(_ path: String) throws(CommandLineError) -> RGBAImage {
+    do {
+        return try ImageDecoder.decode(contentsOf: path)
+    } catch {
+        throw CommandLineError(error.description)
+    }
+}
+
+/// An error for the one line on stderr.
+struct CommandLineError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,123 @@
+import XCTest
+@testable import ImageDiff
+
+final class ComparisonTests: XCTestCase {
+    let white = RGBA(255, 255, 255)
+
+    func testIdenticalImagesMatch() {
+        let image = RGBAImage(width: 7, height: 5, filledWith: RGBA(1, 2, 3))
+        for metric: ComparisonMetric in [.exact, .channel(tolerance: 0), .yiq(threshold: 0.1), .deltaE(.ciede2000, threshold: 1), .imageMagickAE(fuzz: 0)] {
+            let result = compare(image, image, options: ComparisonOptions(metric: metric))
+            XCTAssertTrue(result.match, metric.name)
+            XCTAssertEqual(result.differentPixels, 0)
+            XCTAssertEqual(result.totalPixels, 35)
+            XCTAssertNil(result.boundingBox)
+            XCTAssertEqual(result.maxChannelDeltaHistogram[0], 35)
+        }
+    }
+
+    func testExactChannelAndBoundingBox() {
+        let reference = RGBAImage(width: 10, height: 10, filledWith: white)
+        var actual = reference
+        actual[2, 3] = RGBA(254, 255, 255)
+        actual[7, 8] = RGBA(250, 255, 255)
+        let exact = compare(reference, actual, options: ComparisonOptions(metric: .exact))
+        XCTAssertEqual(exact.differentPixels, 2)
+        XCTAssertEqual(exact.boundingBox, PixelRect(minX: 2, minY: 3, maxX: 7, maxY: 8))
+        XCTAssertEqual(exact.maxChannelDelta, 5)
+        XCTAssertEqual(exact.maxChannelDeltaHistogram[1], 1)
+        XCTAssertEqual(exact.maxChannelDeltaHistogram[5], 1)
+        XCTAssertEqual(exact.maxChannelDeltaHistogram[0], 98)
+        let tolerant = compare(reference, actual, options: ComparisonOptions(metric: .channel(tolerance: 1)))
+        XCTAssertEqual(tolerant.differentPixels, 1)
+        XCTAssertEqual(tolerant.boundingBox, PixelRect(minX: 7, minY: 8, maxX: 7, maxY: 8))
+    }
+
+    func testFullyTransparentPixelsWithDifferentHiddenRGBAreEqual() {
+        let reference = RGBAImage(width: 1, height: 1, pixels: [1, 2, 3, 0])
+        let actual = RGBAImage(width: 1, height: 1, pixels: [200, 100, 50, 0])
+        XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .exact)).match)
+        XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0))).match)
+    }
+
+    /// odiff's rule: the overlap is compared, the rest counts, the area is max × max.
+    func testDifferentSizesNeverError() {
+        let reference = RGBAImage(width: 4, height: 3, filledWith: white)
+        let actual = RGBAImage(width: 3, height: 5, filledWith: white)
+        let result = compare(reference, actual, options: ComparisonOptions(metric: .exact, collectsMask: true))
+        XCTAssertTrue(result.sizeDiffers)
+        XCTAssertEqual(result.totalPixels, 20)
+        XCTAssertEqual(result.differentPixels, 20 - 9)
+        XCTAssertEqual(result.mask?.count, 11)
+        XCTAssertEqual(result.boundingBox, PixelRect(minX: 0, minY: 0, maxX: 3, maxY: 4))
+        XCTAssertFalse(result.match)
+        let wider = compare(RGBAImage(width: 5, height: 2, filledWith: white), RGBAImage(width: 3, height: 2, filledWith: white))
+        XCTAssertEqual(wider.boundingBox, PixelRect(minX: 3, minY: 0, maxX: 4, maxY: 1))
+    }
+
+    func testIgnoreRegionsAndMask() {
+        let reference = RGBAImage(width: 6, height: 6, filledWith: white)
+        var actual = reference
+        actual[1, 1] = RGBA(0, 0, 0)
+        actual[4, 4] = RGBA(0, 0, 0)
+        let regions = compare(reference, actual, options: ComparisonOptions(
+            metric: .exact, ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 2, maxY: 2)]))
+        XCTAssertEqual(regions.differentPixels, 1)
+        XCTAssertEqual(regions.ignoredPixels, 9)
+        var mask = RGBAImage(width: 6, height: 6, filledWith: RGBA(0, 0, 0, 0))
+        mask[4, 4] = white
+        let masked = compare(reference, actual, options: ComparisonOptions(metric: .exact, ignoreMask: mask))
+        XCTAssertEqual(masked.differentPixels, 1)
+        XCTAssertEqual(masked.boundingBox, PixelRect(minX: 1, minY: 1, maxX: 1, maxY: 1))
+    }
+
+    func testDeltaEThreshold() {
+        let reference = RGBAImage(width: 2, height: 1, filledWith: RGBA(120, 120, 120))
+        var actual = reference
+        actual[0, 0] = RGBA(121, 120, 120)
+        actual[1, 0] = RGBA(140, 120, 120)
+        let result = compare(reference, actual, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2)))
+        XCTAssertEqual(result.differentPixels, 1)
+        let expected = DeltaE.cie94(LabColor(r: 120, g: 120, b: 120), LabColor(r: 140, g: 120, b: 120))
+        XCTAssertEqual(result.maxDeltaE, expected, accuracy: 1e-12)
+    }
+
+    /// pixelmatch counts a one-level change only when it passes 35215 · t².
+    func testYIQThresholdScale() {
+        let reference = RGBAImage(width: 1, height: 1, filledWith: RGBA(0, 0, 0))
+        let actual = RGBAImage(width: 1, height: 1, filledWith: RGBA(255, 255, 255))
+        // Black to white: ΔY = 255, ΔI ≈ ΔQ ≈ 0, so delta = 0.5053 · 255² ≈ 32857.
+        XCTAssertEqual(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0.96))).differentPixels, 1)
+        XCTAssertEqual(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0.97))).differentPixels, 0)
+    }
+
+    /// A vertical anti-aliased edge: the middle column sits between a dark and a bright
+    /// neighbour that each have many equal siblings.
+    func testAntialiasedEdgeIsDetected() {
+        var reference = RGBAImage(width: 5, height: 5, filledWith: white)
+        var actual = reference
+        for y in 0..<5 {
+            for x in 0..<2 {
+                reference[x, y] = RGBA(0, 0, 0)
+                actual[x, y] = RGBA(0, 0, 0)
+            }
+            reference[2, y] = RGBA(128, 128, 128)
+            actual[2, y] = RGBA(90, 90, 90)
+        }
+        let counted = compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0.1)))
+        XCTAssertEqual(counted.differentPixels, 5)
+        let ignored = compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true))
+        XCTAssertEqual(ignored.differentPixels, 0)
+        XCTAssertEqual(ignored.antialiasedPixels, 5)
+    }
+
+    func testJSONHasEveryKeyAndNullBoundingBox() throws {
+        let image = RGBAImage(width: 2, height: 2, filledWith: white)
+        let data = try JSONEncoder().encode(compare(image, image))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        for key in ["match", "differentPixels", "totalPixels", "maxChannelDelta", "maxDeltaE", "boundingBox", "sizeDiffers"] {
+            XCTAssertNotNil(object[key], key)
+        }
+        XCTAssertTrue(object["boundingBox"] is NSNull)
+    }
+}

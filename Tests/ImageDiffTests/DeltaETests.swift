@@ -1,0 +1,85 @@
+import XCTest
+@testable import ImageDiff
+
+final class DeltaETests: XCTestCase {
+    func testSharmaCIEDE2000Pairs() throws {
+        let rows = try SharedData.csv("conformance/deltae/sharma_ciede2000.csv")
+        XCTAssertEqual(rows.count, 34)
+        for row in rows {
+            let p = lab(row, "L1", "a1", "b1"), q = lab(row, "L2", "a2", "b2")
+            let expected = try XCTUnwrap(Double(row["dE00"] ?? ""))
+            XCTAssertEqual(DeltaE.ciede2000(p, q), expected, accuracy: 1e-4, "pair \(row["pair"] ?? "?")")
+            XCTAssertEqual(DeltaE.ciede2000(q, p), expected, accuracy: 1e-4, "pair \(row["pair"] ?? "?") swapped")
+        }
+    }
+
+    func testSRGBToLab() throws {
+        let rows = try SharedData.csv("conformance/deltae/srgb_lab.csv")
+        XCTAssertEqual(rows.count, 4296)
+        for row in rows {
+            let color = LabColor(r: byte(row, "R"), g: byte(row, "G"), b: byte(row, "B"))
+            let expected = lab(row, "L", "a", "b")
+            XCTAssertEqual(color.l, expected.l, accuracy: 1e-6)
+            XCTAssertEqual(color.a, expected.a, accuracy: 1e-6)
+            XCTAssertEqual(color.b, expected.b, accuracy: 1e-6)
+        }
+    }
+
+    func testGreysAreExactlyNeutral() {
+        for value in 0...255 {
+            let grey = LabColor(r: UInt8(value), g: UInt8(value), b: UInt8(value))
+            XCTAssertEqual(grey.a, 0, accuracy: 1e-12)
+            XCTAssertEqual(grey.b, 0, accuracy: 1e-12)
+        }
+    }
+
+    func testTwoThousandPairs() throws {
+        let rows = try SharedData.csv("conformance/deltae/srgb_pairs_deltae.csv")
+        XCTAssertEqual(rows.count, 2000)
+        for row in rows {
+            let p = LabColor(r: byte(row, "R1"), g: byte(row, "G1"), b: byte(row, "B1"))
+            let q = LabColor(r: byte(row, "R2"), g: byte(row, "G2"), b: byte(row, "B2"))
+            let id = row["id"] ?? "?"
+            XCTAssertEqual(DeltaE.cie76(p, q), double(row, "dE76"), accuracy: 1e-6, "pair \(id)")
+            XCTAssertEqual(DeltaE.cie94(p, q), double(row, "dE94"), accuracy: 1e-6, "pair \(id)")
+            XCTAssertEqual(DeltaE.ciede2000(p, q), double(row, "dE2000"), accuracy: 1e-6, "pair \(id)")
+        }
+    }
+
+    /// The per-pixel path (over-white blending, offsets into buffers) gives the table's values.
+    func testPixelPathMatchesTable() throws {
+        let rows = try SharedData.csv("conformance/deltae/srgb_pairs_deltae.csv").filter { $0["kind"] == "near" }
+        XCTAssertEqual(rows.count, 400)
+        let first: [UInt8] = rows.flatMap { [byte($0, "R1"), byte($0, "G1"), byte($0, "B1"), 255] }
+        let second: [UInt8] = rows.flatMap { [byte($0, "R2"), byte($0, "G2"), byte($0, "B2"), 255] }
+        first.withUnsafeBufferPointer { a in
+            second.withUnsafeBufferPointer { b in
+                for (index, row) in rows.enumerated() {
+                    let value = PixelDelta.deltaE(a.baseAddress!, b.baseAddress!, index * 4, formula: .cie94)
+                    XCTAssertEqual(value, double(row, "dE94"), accuracy: 1e-6)
+                }
+            }
+        }
+    }
+
+    func testCIE94IsAsymmetric() {
+        let saturated = LabColor(r: 200, g: 30, b: 30), pale = LabColor(r: 190, g: 60, b: 60)
+        XCTAssertNotEqual(DeltaE.cie94(saturated, pale), DeltaE.cie94(pale, saturated), accuracy: 1e-3)
+    }
+
+    private func lab(_ row: [String: String], _ l: String, _ a: String, _ b: String) -> LabColor {
+        LabColor(l: double(row, l), a: double(row, a), b: double(row, b))
+    }
+
+    private func double(_ row: [String: String], _ key: String) -> Double {
+        guard let value = row[key].flatMap(Double.init) else {
+            XCTFail("no number in column \(key)")
+            return .nan
+        }
+        return value
+    }
+
+    private func byte(_ row: [String: String], _ key: String) -> UInt8 {
+        UInt8(double(row, key))
+    }
+}

@@ -1,0 +1,103 @@
+import XCTest
+@testable import ImageDiff
+
+final class SnapshotVerdictTests: XCTestCase {
+    /// 10×10 pixels = 400 bytes; precision 0.99 allows Int(0.01 · 400 in Float) = 3 bytes.
+    func testPrecisionFloatTruncationOn400Bytes() {
+        let reference = RGBAImage(width: 10, height: 10, filledWith: RGBA(10, 20, 30))
+        let strictness = SnapshotPrecision(precision: 0.99)
+        XCTAssertEqual(strictness.verdict(reference: reference, actual: changingBytes(reference, 3)), .passed)
+        let fourBytes = strictness.verdict(reference: reference, actual: changingBytes(reference, 4))
+        XCTAssertFalse(fourBytes.passed)
+        XCTAssertEqual(fourBytes.message, "Actual image precision 0.99 is less than required 0.99")
+    }
+
+    func testExactMatchRequiredByDefault() {
+        let reference = RGBAImage(width: 4, height: 4, filledWith: RGBA(10, 20, 30))
+        let verdict = SnapshotPrecision().verdict(reference: reference, actual: changingBytes(reference, 1))
+        XCTAssertEqual(verdict.message, "Newly-taken snapshot does not match reference.")
+    }
+
+    func testSizeMismatchMessage() {
+        let verdict = SnapshotPrecision().verdict(
+            reference: RGBAImage(width: 4, height: 2, filledWith: RGBA(0, 0, 0)),
+            actual: RGBAImage(width: 3, height: 2, filledWith: RGBA(0, 0, 0)))
+        XCTAssertEqual(verdict.message, "Newly-taken snapshot@(3.0, 2.0) does not match reference@(4.0, 2.0).")
+    }
+
+    /// Hidden RGB under alpha 0 vanishes when premultiplied, as in a CoreGraphics context.
+    func testPremultipliedBytesIgnoreHiddenRGB() {
+        let reference = RGBAImage(width: 1, height: 1, pixels: [10, 20, 30, 0])
+        let actual = RGBAImage(width: 1, height: 1, pixels: [200, 100, 0, 0])
+        XCTAssertEqual(SnapshotPrecision().verdict(reference: reference, actual: actual), .passed)
+    }
+
+    /// perceptualPrecision 0.98 gives the Float threshold 1.9999981: ΔE exactly 2.0 fails.
+    func testPerceptualThresholdAtTwo() {
+        XCTAssertEqual((1 - Float(0.98)) * 100, 1.9999981)
+        let precision = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98)
+        XCTAssertTrue(precision.pixelFails(deltaE: 2.0))
+        XCTAssertTrue(precision.pixelFails(deltaE: 1.999999))
+        XCTAssertFalse(precision.pixelFails(deltaE: 1.9999980))
+        XCTAssertFalse(SnapshotPrecision(perceptualPrecision: 0.97).pixelFails(deltaE: 2.0))
+    }
+
+    func testPerceptualPrecisionCountsPixelsOverThreshold() throws {
+        // One pixel with ΔE94 around 3.7 (±2 levels), the rest equal: 1 of 100 pixels fails.
+        let reference = RGBAImage(width: 10, height: 10, filledWith: RGBA(120, 120, 120))
+        var actual = reference
+        actual[0, 0] = RGBA(122, 118, 122)
+        let deltaE = DeltaE.cie94(LabColor(r: 120, g: 120, b: 120), LabColor(r: 122, g: 118, b: 122))
+        XCTAssertGreaterThan(deltaE, 2)
+
+        XCTAssertEqual(
+            SnapshotPrecision(precision: 0.99, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual),
+            .passed)
+        let strict = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual)
+        let expectedPrecision = 1 - Float(deltaE) / 100
+        XCTAssertEqual(
+            strict.message,
+            """
+            The percentage of pixels that match 0.99 is less than required 1.0
+            The lowest perceptual color precision \(expectedPrecision) is less than required 0.98
+            """)
+        let loose = SnapshotPrecision(precision: 1, perceptualPrecision: 0.96)
+        XCTAssertEqual(loose.verdict(reference: reference, actual: actual), .passed)
+    }
+
+    /// A pixel at ΔE exactly on the boundary: find an 8-bit pair whose Float ΔE94 is in
+    /// (1.9999981, 2.0] so the boundary is exercised through the real pixel path.
+    func testPixelJustOverFloatThresholdFails() throws {
+        let threshold = (1 - Float(0.98)) * 100
+        let reference = RGBAImage(width: 1, height: 1, filledWith: RGBA(128, 128, 128))
+        var found = false
+        search: for r in 120...136 {
+            for g in 120...136 {
+                for b in 120...136 {
+                    let value = Float(DeltaE.cie94(LabColor(r: 128, g: 128, b: 128), LabColor(r: UInt8(r), g: UInt8(g), b: UInt8(b))))
+                    guard value > threshold, value < 2.05 else { continue }
+                    let actual = RGBAImage(width: 1, height: 1, filledWith: RGBA(UInt8(r), UInt8(g), UInt8(b)))
+                    let verdict = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual)
+                    XCTAssertFalse(verdict.passed, "ΔE \(value) must fail at 0.98")
+                    found = true
+                    break search
+                }
+            }
+        }
+        XCTAssertTrue(found)
+    }
+
+    private func changingBytes(_ image: RGBAImage, _ count: Int) -> RGBAImage {
+        var pixels = image.pixels
+        var changed = 0
+        var index = 0
+        while changed < count {
+            if index % 4 != 3 {
+                pixels[index] &+= 1
+                changed += 1
+            }
+            index += 1
+        }
+        return RGBAImage(width: image.width, height: image.height, pixels: pixels, hasAlpha: image.hasAlpha)
+    }
+}
