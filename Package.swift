@@ -45,9 +45,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ImageDiffTests", dependencies: ["ImageDiff"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImageDiffTests", dependencies: ["ImageDiff", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand"]),
-        .testTarget(name: "imgdiffCLITests", dependencies: ["ImageDiff", "ImageCodecs"]),
+        .testTarget(
+            name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
+        .testTarget(name: "imgdiffCLITests", dependencies: ["ImageDiff", "ImageCodecs", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import ImageDiff
 
 final class DeltaETests: XCTestCase {
