@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
-        .testTarget(name: "imgdiffCLITests", dependencies: ["ImageDiff", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "TestSupport"]),
     ]
 )

@@ -47,57 +47,10 @@ struct CompareCommand: AsyncParsableCommand {
         "Write a mask: differing pixels red over transparent.", valueName: "mask.png"))
     var maskOutput: String?
 
-    @Option(help: "exact | channel | yiq | cie76 | cie94 | ciede2000 | ae")
-    var metric: MetricName = .yiq
-
-    @Option(help: ArgumentHelp("Threshold in the metric's own unit (levels, YIQ 0...1, ΔE).", valueName: "T"))
-    var threshold: Double?
-
-    @Option(help: ArgumentHelp(
-        "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277).",
-        valueName: "P%"))
-    var fuzz: Fuzz = Fuzz(distance: 0)
-
-    @Option(help: ArgumentHelp(
-        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
-        valueName: "0...1"))
-    var precision: Float?
-
-    @Option(help: ArgumentHelp(
-        "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100.",
-        valueName: "0...1"))
-    var perceptualPrecision: Float?
-
-    @Option(parsing: .singleValue, help: ArgumentHelp(
-        "Leave rectangles out, inclusive corners; repeat the option or separate with commas.",
-        valueName: "x1:y1-x2:y2[,...]"))
-    var ignore: [IgnoreRegions] = []
-
-    @Option(help: ArgumentHelp("Leave out pixels that are non-black and non-transparent in this image.", valueName: "FILE"))
-    var ignoreMask: String?
-
-    @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
-    var antialiasing = false
-
-    @Option(help: "Overlay and diff rounding: im7 (ImageMagick 7 HDRI, default) or im6 (ImageMagick 6 Q16).")
-    var rounding: ImageMagickRounding = .im7
+    @OptionGroup var comparison: ComparisonArguments
 
     @Flag(help: "Print the whole result as JSON.")
     var json = false
-
-    func validate() throws {
-        if let threshold, !(threshold >= 0) || !threshold.isFinite {
-            throw ValidationError("--threshold must be a number >= 0")
-        }
-        if metric == .yiq, let threshold, threshold > 1 {
-            throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
-        }
-        for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
-            if let value, !(0...1).contains(value) {
-                throw ValidationError("\(name) must be between 0 and 1, got \(value)")
-            }
-        }
-    }
 
     func run() async throws {
         do {
@@ -111,18 +64,12 @@ struct CompareCommand: AsyncParsableCommand {
 
     func compare() async throws(CommandLineError) -> Int32 {
         let outputs = [output, diffOutput, maskOutput].compactMap { $0 }
-        try OutputPaths.check(outputs, inputs: [reference, actual] + [ignoreMask].compactMap { $0 })
+        try OutputPaths.check(outputs, inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
 
         let (referenceImage, actualImage) = try await decodePair(reference, actual)
-        var options = ComparisonOptions(
-            metric: metric.metric(threshold: threshold, fuzz: fuzz.distance),
-            ignoreAntialiasing: antialiasing,
-            ignoreRegions: ignore.flatMap(\.rects),
-            collectsMask: maskOutput != nil)
-        if let ignoreMask { options.ignoreMask = try decode(ignoreMask) }
-
+        let options = try comparison.options(collectsMask: maskOutput != nil)
         let result = ImageDiff.compare(referenceImage, actualImage, options: options)
-        let snapshot = snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
+        let snapshot = comparison.snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
 
         try writeOutputs(referenceImage, actualImage, result)
         let report = Report(
@@ -132,17 +79,13 @@ struct CompareCommand: AsyncParsableCommand {
         return report.match ? 0 : 1
     }
 
-    var snapshotPrecision: SnapshotPrecision? {
-        guard precision != nil || perceptualPrecision != nil else { return nil }
-        return SnapshotPrecision(precision: precision ?? 1, perceptualPrecision: perceptualPrecision ?? 1)
-    }
-
     func writeOutputs(_ reference: RGBAImage, _ actual: RGBAImage, _ result: DiffResult) throws(CommandLineError) {
         if let output {
-            try write(ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding), to: output)
+            try write(ImageMagickBlend.render(reference: reference, failure: actual, rounding: comparison.rounding), to: output)
         }
         if let diffOutput {
-            let diff = ImageMagickCompare.differenceImage(reference, actual, fuzz: fuzz.distance, rounding: rounding)
+            let diff = ImageMagickCompare.differenceImage(
+                reference, actual, fuzz: comparison.fuzz.distance, rounding: comparison.rounding)
             try write(diff, to: diffOutput)
         }
         if let maskOutput, let mask = result.mask {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct ImgDiff: AsyncParsableCommand {
@@ -14,4 +15,25 @@ struct ImgDiff: AsyncParsableCommand {
         subcommands: [CompareCommand.self],
         defaultSubcommand: CompareCommand.self
     )
+
+    /// Runs the command; usage errors exit 2 like every other error (as `cmp` and ImageMagick
+    /// `compare` do), with one line on stderr.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            let message = ImgDiff.message(for: error).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            FileHandle.standardError.write(Data("imgdiff: error: \(message) (see 'imgdiff --help')\n".utf8))
+            Foundation.exit(2)
+        }
+    }
 }

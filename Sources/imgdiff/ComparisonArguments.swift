@@ -1,0 +1,73 @@
+import ArgumentParser
+import ImageCodecs
+import ImageDiff
+
+/// The comparison options every command shares (`compare`, and any command that compares
+/// pairs).
+struct ComparisonArguments: ParsableArguments {
+    @Option(help: "exact | channel | yiq | cie76 | cie94 | ciede2000 | ae")
+    var metric: MetricName = .yiq
+
+    @Option(help: ArgumentHelp("Threshold in the metric's own unit (levels, YIQ 0...1, ΔE).", valueName: "T"))
+    var threshold: Double?
+
+    @Option(help: ArgumentHelp(
+        "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277).",
+        valueName: "P%"))
+    var fuzz: Fuzz = Fuzz(distance: 0)
+
+    @Option(help: ArgumentHelp(
+        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
+        valueName: "0...1"))
+    var precision: Float?
+
+    @Option(help: ArgumentHelp(
+        "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100.",
+        valueName: "0...1"))
+    var perceptualPrecision: Float?
+
+    @Option(parsing: .singleValue, help: ArgumentHelp(
+        "Leave rectangles out, inclusive corners; repeat the option or separate with commas.",
+        valueName: "x1:y1-x2:y2[,...]"))
+    var ignore: [IgnoreRegions] = []
+
+    @Option(help: ArgumentHelp("Leave out pixels that are non-black and non-transparent in this image.", valueName: "FILE"))
+    var ignoreMask: String?
+
+    @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
+    var antialiasing = false
+
+    @Option(help: "Overlay and diff rounding: im7 (ImageMagick 7 HDRI, default) or im6 (ImageMagick 6 Q16).")
+    var rounding: ImageMagickRounding = .im7
+
+    func validate() throws {
+        if let threshold, !(threshold >= 0) || !threshold.isFinite {
+            throw ValidationError("--threshold must be a number >= 0")
+        }
+        if metric == .yiq, let threshold, threshold > 1 {
+            throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
+        }
+        for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
+            if let value, !(0...1).contains(value) {
+                throw ValidationError("\(name) must be between 0 and 1, got \(value)")
+            }
+        }
+    }
+
+    /// The library options; decodes the ignore mask if one was named.
+    func options(collectsMask: Bool) throws(CommandLineError) -> ComparisonOptions {
+        var options = ComparisonOptions(
+            metric: metric.metric(threshold: threshold, fuzz: fuzz.distance),
+            ignoreAntialiasing: antialiasing,
+            ignoreRegions: ignore.flatMap(\.rects),
+            collectsMask: collectsMask)
+        if let ignoreMask { options.ignoreMask = try decode(ignoreMask) }
+        return options
+    }
+
+    /// swift-snapshot-testing's rule, when either precision was given.
+    var snapshotPrecision: SnapshotPrecision? {
+        guard precision != nil || perceptualPrecision != nil else { return nil }
+        return SnapshotPrecision(precision: precision ?? 1, perceptualPrecision: perceptualPrecision ?? 1)
+    }
+}

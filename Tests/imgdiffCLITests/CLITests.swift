@@ -1,0 +1,186 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+import TestSupport
+import XCTest
+
+/// The `imgdiff` executable end to end: exit codes, JSON, errors, and no stray outputs.
+final class CLITests: XCTestCase {
+    var work: URL!
+    let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+    var ref: String { fixtures.appendingPathComponent("ref.png").path }
+    var fail: String { fixtures.appendingPathComponent("fail.png").path }
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    func testIdenticalImagesExitZero() throws {
+        let run = try imgdiff(ref, ref)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("0 of 64000 pixels differ"), run.stdout)
+    }
+
+    func testDifferentImagesExitOneAndWriteOutputs() throws {
+        let blend = path("blend.png"), diff = path("diff.png"), mask = path("mask.png")
+        let run = try imgdiff(ref, fail, "-o", blend, "--diff", diff, "--mask", mask)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let reference = try ImageDecoder.decode(contentsOf: ref)
+        let failure = try ImageDecoder.decode(contentsOf: fail)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: blend).pixels,
+                       ImageMagickBlend.render(reference: reference, failure: failure, rounding: .im7).pixels)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: diff).pixels,
+                       ImageMagickCompare.differenceImage(reference, failure, rounding: .im7).pixels)
+        let maskImage = try ImageDecoder.decode(contentsOf: mask)
+        let count = Int(run.stdout.split(separator: " ").first ?? "") ?? -1
+        XCTAssertEqual(stride(from: 3, to: maskImage.pixels.count, by: 4).filter { maskImage.pixels[$0] != 0 }.count, count)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted(),
+                       ["blend.png", "diff.png", "mask.png"], "no temporary files left behind")
+    }
+
+    func testRoundingIM6WritesImageMagick6Blend() throws {
+        let blend = path("blend6.png")
+        XCTAssertEqual(try imgdiff(ref, fail, "-o", blend, "--rounding", "im6").status, 1)
+        let expected = ImageMagickBlend.render(
+            reference: try ImageDecoder.decode(contentsOf: ref), failure: try ImageDecoder.decode(contentsOf: fail),
+            rounding: .im6)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: blend).pixels, expected.pixels)
+    }
+
+    func testJSONSchema() throws {
+        let run = try imgdiff(ref, fail, "--json", "--metric", "cie94", "--threshold", "2.5")
+        XCTAssertEqual(run.status, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["match"] as? Bool, false)
+        XCTAssertEqual(object["totalPixels"] as? Int, 64000)
+        XCTAssertGreaterThan(object["differentPixels"] as? Int ?? 0, 0)
+        XCTAssertGreaterThan(object["maxChannelDelta"] as? Int ?? 0, 0)
+        XCTAssertGreaterThan(object["maxDeltaE"] as? Double ?? 0, 2.5)
+        XCTAssertEqual(object["sizeDiffers"] as? Bool, false)
+        XCTAssertEqual(object["metric"] as? String, "cie94")
+        let box = try XCTUnwrap(object["boundingBox"] as? [String: Int])
+        XCTAssertEqual(Set(box.keys), ["minX", "minY", "maxX", "maxY"])
+        XCTAssertEqual((object["maxChannelDeltaHistogram"] as? [Int])?.count, 256)
+
+        let same = try imgdiff(ref, ref, "--json")
+        let sameObject = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(sameObject["match"] as? Bool, true)
+        XCTAssertTrue(sameObject["boundingBox"] is NSNull)
+        XCTAssertEqual(same.status, 0)
+    }
+
+    func testSnapshotPrecisionDecidesTheVerdict() throws {
+        let loose = try imgdiff(ref, fail, "--precision", "0.5", "--json")
+        XCTAssertEqual(loose.status, 0, loose.stdout)
+        let strict = try imgdiff(ref, fail, "--precision", "0.999")
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stdout.contains("Actual image precision"), strict.stdout)
+        let perceptual = try imgdiff(ref, fail, "--precision", "0.999", "--perceptual-precision", "0.98")
+        XCTAssertEqual(perceptual.status, 1)
+        XCTAssertTrue(perceptual.stdout.contains("The percentage of pixels that match"), perceptual.stdout)
+    }
+
+    func testAEMetricAndIgnore() throws {
+        let run = try imgdiff(ref, fail, "--metric", "ae", "--fuzz", "5%", "--json")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let expected = ImageMagickCompare.absoluteError(
+            try ImageDecoder.decode(contentsOf: ref), try ImageDecoder.decode(contentsOf: fail),
+            fuzz: ImageMagickCompare.fuzz(percent: 5)).count
+        XCTAssertEqual(object["differentPixels"] as? Int, expected)
+        let ignored = try imgdiff(ref, fail, "--metric", "exact", "--ignore", "0:0-319:199")
+        XCTAssertEqual(ignored.status, 0, ignored.stdout)
+    }
+
+    func testMissingFile() throws {
+        try assertError(args: [ref, path("missing.png"), "-o", path("out.png"), "--mask", path("mask.png")], mentions: "missing.png")
+    }
+
+    func testTruncatedPNG() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fail))
+        let truncated = path("truncated.png")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        try assertError(args: [ref, truncated, "-o", path("out.png")], mentions: "truncated.png")
+    }
+
+    func testTextFileNamedPNG() throws {
+        let text = path("notes.png")
+        try Data("this is not an image\n".utf8).write(to: URL(fileURLWithPath: text))
+        try assertError(args: [text, fail, "-o", path("out.png"), "--diff", path("diff.png")], mentions: "notes.png")
+    }
+
+    func testRefusesToOverwriteAnInput() throws {
+        let copy = path("copy.png")
+        try FileManager.default.copyItem(atPath: fail, toPath: copy)
+        let before = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let run = try imgdiff(ref, copy, "-o", copy)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("refusing to overwrite"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), before)
+    }
+
+    func testOutputInMissingDirectory() throws {
+        let run = try imgdiff(ref, fail, "-o", path("no/such/dir/blend.png"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: "), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1)
+    }
+
+    func testHelpTeaches() throws {
+        let run = try imgdiff("compare", "--help")
+        XCTAssertEqual(run.status, 0)
+        for word in ["--metric", "--threshold", "--precision", "--perceptual-precision", "--ignore", "--json", "Exit status"] {
+            XCTAssertTrue(run.stdout.contains(word), word)
+        }
+    }
+
+    /// One line on stderr naming the file, exit 2, and no output file left behind.
+    func assertError(args: [String], mentions name: String, line: UInt = #line) throws {
+        let before = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
+        let run = try imgdiff(args)
+        XCTAssertEqual(run.status, 2, line: line)
+        XCTAssertEqual(run.stdout, "", line: line)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.stderr, line: line)
+        XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: "), run.stderr, line: line)
+        XCTAssertTrue(run.stderr.contains(name), run.stderr, line: line)
+        let after = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
+        XCTAssertEqual(after, before, "no output or temporary file may be left", line: line)
+    }
+
+    func path(_ name: String) -> String { work.appendingPathComponent(name).path }
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    func imgdiff(_ arguments: String...) throws -> Run { try imgdiff(arguments) }
+
+    func imgdiff(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static let executable: URL = {
+        let directory = Bundle.main.bundleURL
+        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("imgdiff") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+}
