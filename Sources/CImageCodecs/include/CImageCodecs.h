@@ -1,0 +1,76 @@
+#ifndef CIMAGECODECS_H
+#define CIMAGECODECS_H
+
+/*
+ * A thin C layer over libpng and libjpeg. Both libraries report errors with longjmp, which
+ * Swift cannot survive; every call here sets its own setjmp and turns a library error into a
+ * status code plus a message copied into the caller's buffer.
+ *
+ * Decoding happens in two steps so that the caller can allocate the final pixel buffer once:
+ * `*_open` reads the header and fills `cic_image_info`, `*_read` decodes every row straight
+ * into the caller's buffer (RGBA, `width * 4` samples a row, no padding), `*_close` frees.
+ * The input bytes must stay valid until `*_close`.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CIC_OK = 0,
+    /* The library rejected the data; the message says why. */
+    CIC_ERROR = 1,
+    /* Valid data this layer does not decode (a CMYK or YCCK JPEG). */
+    CIC_UNSUPPORTED = 2,
+    CIC_OUT_OF_MEMORY = 3,
+} cic_status;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /* Bits per output sample: 8, or 16 for 16-bit PNGs (native-endian uint16 samples). */
+    int bit_depth;
+    /* 1 when the source has an alpha channel or a tRNS chunk; otherwise A is opaque. */
+    int has_alpha;
+} cic_image_info;
+
+typedef struct cic_png_decoder cic_png_decoder;
+typedef struct cic_jpeg_decoder cic_jpeg_decoder;
+
+/* PNG: every colour type and bit depth, interlaced or not; no gamma or ICC conversion. */
+cic_status cic_png_open(const uint8_t *data, size_t size, cic_png_decoder **decoder,
+                        cic_image_info *info, char *message, size_t message_size);
+/* `pixels` holds `size` bytes: height * width * 4 * (bit_depth / 8). Missing rows or a
+ * missing IEND are errors. */
+cic_status cic_png_read(cic_png_decoder *decoder, void *pixels, size_t size,
+                        char *message, size_t message_size);
+void cic_png_close(cic_png_decoder *decoder);
+
+/* JPEG: islow IDCT, fancy upsampling, output RGBA with A = 255. CMYK/YCCK → CIC_UNSUPPORTED. */
+cic_status cic_jpeg_open(const uint8_t *data, size_t size, cic_jpeg_decoder **decoder,
+                         cic_image_info *info, char *message, size_t message_size);
+cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *pixels, size_t size,
+                         char *message, size_t message_size);
+void cic_jpeg_close(cic_jpeg_decoder *decoder);
+
+/*
+ * Encodes RGBA rows (`width * 4` samples each; uint8, or native-endian uint16 when
+ * bit_depth is 16) as a PNG of colour type 6, or of colour type 2 when write_alpha is 0
+ * (A is dropped). compression_level is zlib's 0…9; rows use the Up filter below level 6 and
+ * adaptive filtering from 6 on. On success *output is a malloc'd buffer
+ * of *output_size bytes that the caller frees with cic_free.
+ */
+cic_status cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int bit_depth,
+                          int write_alpha, int compression_level,
+                          uint8_t **output, size_t *output_size,
+                          char *message, size_t message_size);
+void cic_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,229 @@
+#include "CImageCodecs.h"
+
+#include <stdint.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where libpng's error text goes: the caller's buffer of the call in progress. */
+typedef struct {
+    char *text;
+    size_t size;
+} message_target;
+
+struct cic_png_decoder {
+    message_target target;
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    size_t row_bytes;
+    uint32_t height;
+};
+
+typedef struct {
+    message_target target;
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+} png_encoder;
+
+static int is_little_endian(void) {
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
+static void set_message(message_target *target, const char *text) {
+    if (target->text != NULL && target->size > 0) {
+        snprintf(target->text, target->size, "%s", text);
+    }
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    set_message(png_get_error_ptr(png), text);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void read_from_memory(png_structp png, png_bytep out, size_t length) {
+    cic_png_decoder *decoder = png_get_io_ptr(png);
+    if (length > decoder->size - decoder->offset) {
+        png_error(png, "unexpected end of data");
+    }
+    memcpy(out, decoder->data + decoder->offset, length);
+    decoder->offset += length;
+}
+
+void cic_png_close(cic_png_decoder *decoder) {
+    if (decoder == NULL) return;
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder);
+}
+
+cic_status cic_png_open(const uint8_t *data, size_t size, cic_png_decoder **result,
+                        cic_image_info *info, char *message, size_t message_size) {
+    *result = NULL;
+    cic_png_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return CIC_OUT_OF_MEMORY;
+    decoder->target = (message_target){message, message_size};
+    decoder->data = data;
+    decoder->size = size;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoder->target,
+                                          on_error, on_warning);
+    if (decoder->png != NULL) decoder->info = png_create_info_struct(decoder->png);
+    if (decoder->info == NULL) {
+        cic_png_close(decoder);
+        return CIC_OUT_OF_MEMORY;
+    }
+    png_structp png = decoder->png;
+    png_infop png_info = decoder->info;
+    if (setjmp(png_jmpbuf(png))) {
+        cic_png_close(decoder);
+        return CIC_ERROR;
+    }
+    png_set_read_fn(png, decoder, read_from_memory);
+    png_read_info(png, png_info);
+
+    int color_type = png_get_color_type(png, png_info);
+    int bit_depth = png_get_bit_depth(png, png_info);
+    int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 ||
+                    png_get_valid(png, png_info, PNG_INFO_tRNS) != 0;
+
+    png_set_expand(png); /* palette → RGB, gray 1/2/4 → 8, tRNS → alpha */
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if (!has_alpha) png_set_filler(png, 0xffff, PNG_FILLER_AFTER);
+    if (bit_depth == 16 && is_little_endian()) png_set_swap(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, png_info);
+
+    uint32_t width = png_get_image_width(png, png_info);
+    uint32_t height = png_get_image_height(png, png_info);
+    int output_depth = bit_depth == 16 ? 16 : 8;
+    size_t row_bytes = png_get_rowbytes(png, png_info);
+    if (png_get_channels(png, png_info) != 4 ||
+        png_get_bit_depth(png, png_info) != output_depth ||
+        row_bytes != (size_t)width * 4 * (size_t)(output_depth / 8)) {
+        png_error(png, "unexpected row layout after transformations");
+    }
+    decoder->row_bytes = row_bytes;
+    decoder->height = height;
+    *info = (cic_image_info){width, height, output_depth, has_alpha};
+    *result = decoder;
+    return CIC_OK;
+}
+
+cic_status cic_png_read(cic_png_decoder *decoder, void *pixels, size_t size,
+                        char *message, size_t message_size) {
+    decoder->target = (message_target){message, message_size};
+    if (decoder->height == 0 || size / decoder->height < decoder->row_bytes) {
+        set_message(&decoder->target, "output buffer too small");
+        return CIC_ERROR;
+    }
+    png_bytep *rows = malloc(sizeof(png_bytep) * decoder->height);
+    if (rows == NULL) return CIC_OUT_OF_MEMORY;
+    for (uint32_t y = 0; y < decoder->height; y++) {
+        rows[y] = (png_bytep)pixels + (size_t)y * decoder->row_bytes;
+    }
+    png_structp png = decoder->png;
+    if (setjmp(png_jmpbuf(png))) {
+        free(rows);
+        return CIC_ERROR;
+    }
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    free(rows);
+    return CIC_OK;
+}
+
+static void write_to_memory(png_structp png, png_bytep bytes, size_t length) {
+    png_encoder *encoder = png_get_io_ptr(png);
+    if (length > encoder->capacity - encoder->size) {
+        size_t capacity = encoder->capacity < 4096 ? 4096 : encoder->capacity;
+        while (length > capacity - encoder->size) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(encoder->data, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        encoder->data = grown;
+        encoder->capacity = capacity;
+    }
+    memcpy(encoder->data + encoder->size, bytes, length);
+    encoder->size += length;
+}
+
+static void flush_memory(png_structp png) {
+    (void)png;
+}
+
+cic_status cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int bit_depth,
+                          int write_alpha, int compression_level,
+                          uint8_t **output, size_t *output_size,
+                          char *message, size_t message_size) {
+    *output = NULL;
+    *output_size = 0;
+    png_encoder *encoder = calloc(1, sizeof *encoder);
+    if (encoder == NULL) return CIC_OUT_OF_MEMORY;
+    encoder->target = (message_target){message, message_size};
+    if ((bit_depth != 8 && bit_depth != 16) || width == 0 || height == 0 ||
+        width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX ||
+        compression_level < 0 || compression_level > 9) {
+        set_message(&encoder->target, "invalid image size, bit depth or compression level");
+        free(encoder);
+        return CIC_ERROR;
+    }
+    size_t row_bytes = (size_t)width * 4 * (size_t)(bit_depth / 8);
+    png_bytep *rows = malloc(sizeof(png_bytep) * height);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &encoder->target,
+                                              on_error, on_warning);
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (rows == NULL || info == NULL) {
+        png_destroy_write_struct(&png, &info);
+        free(rows);
+        free(encoder);
+        return CIC_OUT_OF_MEMORY;
+    }
+    for (uint32_t y = 0; y < height; y++) {
+        rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(rows);
+        free(encoder->data);
+        free(encoder);
+        return CIC_ERROR;
+    }
+    png_set_write_fn(png, encoder, write_to_memory, flush_memory);
+    png_set_IHDR(png, info, width, height, bit_depth,
+                 write_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, compression_level);
+    /* Up alone is nearly as small as adaptive filtering at fast levels, and much faster. */
+    int filters = compression_level == 0  ? PNG_FILTER_NONE
+                  : compression_level < 6 ? PNG_FILTER_UP
+                                          : PNG_ALL_FILTERS;
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(png, info);
+    if (!write_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    if (bit_depth == 16 && is_little_endian()) png_set_swap(png);
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    *output = encoder->data;
+    *output_size = encoder->size;
+    free(encoder);
+    return CIC_OK;
+}
+
+void cic_free(void *pointer) {
+    free(pointer);
+}

@@ -1,0 +1,119 @@
+import ImageDiff
+
+/// Decodes PNG, JPEG and anything ImageMagick reads into an ``RGBAImage`` with raw samples:
+/// no gamma, cHRM or ICC conversion.
+///
+/// The format is chosen by the leading bytes, never by the file name: the PNG signature goes to
+/// libpng, `FF D8 FF` to libjpeg-turbo, everything else to ImageMagick (first frame only).
+public enum ImageDecoder {
+    /// The largest image, in pixels, the decoders accept.
+    public static let maximumPixelCount = 1 << 29
+
+    /// Reads and decodes the image file at `path`.
+    ///
+    /// - Throws: ``ImageFileError`` naming `path`.
+    public static func decode(contentsOf path: String) throws(ImageFileError) -> RGBAImage {
+        let bytes = try ImageFile.read(path)
+        return try decode(bytes, name: path)
+    }
+
+    /// Decodes an encoded image held in memory; `name` only labels errors.
+    ///
+    /// - Throws: ``ImageFileError`` naming `name`.
+    public static func decode(_ bytes: [UInt8], name: String) throws(ImageFileError) -> RGBAImage {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer throws(ImageCodecError) in
+                try decode(buffer)
+            }
+        } catch {
+            throw ImageFileError(path: name, error: error)
+        }
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> RGBAImage {
+        switch ContainerFormat(sniffing: bytes) {
+        case .empty:
+            throw .emptyFile
+        case .png:
+            return try PNGDecoder.decode(bytes)
+        case .jpeg:
+            if let image = try JPEGDecoder.decode(bytes) { return image }
+            return try MagickDecoder.decode(bytes)
+        case .other:
+            return try MagickDecoder.decode(bytes)
+        }
+    }
+
+    /// Checks a decoder's reported size against the limits and converts it to `Int`.
+    static func checkedSize(
+        _ width: some BinaryInteger, _ height: some BinaryInteger
+    ) throws(ImageCodecError) -> (width: Int, height: Int) {
+        guard let w = Int(exactly: width), let h = Int(exactly: height) else {
+            throw .unsupportedSize(width: Int(clamping: width), height: Int(clamping: height))
+        }
+        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
+        guard w > 0, h > 0, !overflow, pixels <= maximumPixelCount else {
+            throw .unsupportedSize(width: w, height: h)
+        }
+        return (w, h)
+    }
+
+    /// Allocates the image's final sample buffer and lets `fill` write every sample into it
+    /// (RGBA, 8-bit, or native-endian 16-bit when `sixteenBit`). Returns nil when `fill` fails.
+    static func makeImage(
+        width: Int, height: Int, sixteenBit: Bool, hasAlpha: Bool,
+        fill: (UnsafeMutableRawBufferPointer) -> Bool
+    ) -> RGBAImage? {
+        let sampleCount = width * height * 4
+        var filled = false
+        if sixteenBit {
+            let samples = [UInt16](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+                filled = fill(UnsafeMutableRawBufferPointer(buffer))
+                count = filled ? sampleCount : 0
+            }
+            return filled ? RGBAImage(width: width, height: height, samples16: samples, hasAlpha: hasAlpha) : nil
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+            filled = fill(UnsafeMutableRawBufferPointer(buffer))
+            count = filled ? sampleCount : 0
+        }
+        return filled ? RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha) : nil
+    }
+}
+
+/// The container a byte stream claims to be, by its first bytes.
+enum ContainerFormat: Equatable {
+    case empty, png, jpeg, other
+
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+    /// A stream shorter than a signature but matching its start counts as that (truncated) format.
+    init(sniffing bytes: UnsafeBufferPointer<UInt8>) {
+        func starts(with signature: [UInt8]) -> Bool {
+            let length = min(bytes.count, signature.count)
+            return length >= 2 && bytes.prefix(length).elementsEqual(signature.prefix(length))
+        }
+        if bytes.isEmpty {
+            self = .empty
+        } else if starts(with: Self.pngSignature) {
+            self = .png
+        } else if starts(with: Self.jpegSignature) {
+            self = .jpeg
+        } else {
+            self = .other
+        }
+    }
+}
+
+/// A buffer for the C layer's error messages.
+struct CMessage {
+    static let capacity = 512
+    var bytes = [CChar](repeating: 0, count: capacity)
+
+    var text: String {
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        let text = String(decoding: bytes[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "unknown error" : text
+    }
+}

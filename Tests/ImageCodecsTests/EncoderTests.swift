@@ -1,0 +1,177 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+import XCTest
+
+final class EncoderTests: XCTestCase {
+    /// Deterministic noise, so that every sample value and filter path occurs.
+    private func noise(count: Int, seed: UInt64) -> [UInt64] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+    }
+
+    private func image8(width: Int, height: Int, alpha: Bool, seed: UInt64 = 1) -> RGBAImage {
+        var pixels = noise(count: width * height * 4, seed: seed).map { UInt8(truncatingIfNeeded: $0) }
+        if !alpha { for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = 255 } }
+        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: alpha)
+    }
+
+    private func image16(width: Int, height: Int, alpha: Bool, seed: UInt64 = 2) -> RGBAImage {
+        var samples = noise(count: width * height * 4, seed: seed).map { UInt16(truncatingIfNeeded: $0) }
+        if !alpha { for i in stride(from: 3, to: samples.count, by: 4) { samples[i] = 65535 } }
+        return RGBAImage(width: width, height: height, samples16: samples, hasAlpha: alpha)
+    }
+
+    /// Compares two images without printing megabytes of samples on failure.
+    private func assertSameImage(_ actual: RGBAImage, _ expected: RGBAImage, _ message: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(actual.width, expected.width, message, file: file, line: line)
+        XCTAssertEqual(actual.height, expected.height, message, file: file, line: line)
+        XCTAssertEqual(actual.hasAlpha, expected.hasAlpha, message, file: file, line: line)
+        XCTAssertEqual(actual.is16Bit, expected.is16Bit, message, file: file, line: line)
+        if actual.pixels.count == expected.pixels.count,
+           let index = actual.pixels.indices.first(where: { actual.pixels[$0] != expected.pixels[$0] }) {
+            XCTFail("\(message): 8-bit samples differ first at \(index)", file: file, line: line)
+        }
+        if let a = actual.samples16, let e = expected.samples16, a != e {
+            XCTFail("\(message): 16-bit samples differ", file: file, line: line)
+        }
+        XCTAssertTrue(actual == expected, message, file: file, line: line)
+    }
+
+    /// IHDR's bit depth and colour type bytes.
+    private func header(_ png: [UInt8]) -> (bitDepth: UInt8, colorType: UInt8) { (png[24], png[25]) }
+
+    func testRoundTrip8BitRGBA() throws {
+        let image = image8(width: 37, height: 23, alpha: true)
+        for level in [0, 1, PNGEncoder.defaultCompressionLevel, 9] {
+            let png = try PNGEncoder.encode(image, compressionLevel: level)
+            XCTAssertTrue(header(png) == (8, 6))
+            assertSameImage(try ImageDecoder.decode(png, name: "rgba8"), image, "level \(level)")
+        }
+    }
+
+    func testRoundTrip8BitRGB() throws {
+        let image = image8(width: 40, height: 3, alpha: false)
+        let png = try PNGEncoder.encode(image)
+        XCTAssertTrue(header(png) == (8, 2))
+        assertSameImage(try ImageDecoder.decode(png, name: "rgb8"), image)
+    }
+
+    func testRoundTrip16Bit() throws {
+        for alpha in [true, false] {
+            let image = image16(width: 19, height: 11, alpha: alpha)
+            let png = try PNGEncoder.encode(image)
+            XCTAssertTrue(header(png) == (16, alpha ? 6 : 2))
+            assertSameImage(try ImageDecoder.decode(png, name: "16-bit"), image, "alpha \(alpha)")
+        }
+    }
+
+    func testOpaqueImagesDropAlpha() throws {
+        let translucent = image8(width: 5, height: 4, alpha: true, seed: 9)
+        let opaque = RGBAImage(width: 5, height: 4, pixels: translucent.pixels, hasAlpha: false)
+        let decoded = try ImageDecoder.decode(PNGEncoder.encode(opaque), name: "rgb")
+        XCTAssertFalse(decoded.hasAlpha)
+        for i in 0..<decoded.pixels.count {
+            XCTAssertEqual(decoded.pixels[i], i % 4 == 3 ? 255 : translucent.pixels[i])
+        }
+    }
+
+    func testSamples16TakePrecedenceOverPixels() throws {
+        let image = image16(width: 3, height: 2, alpha: true)
+        let decoded = try ImageDecoder.decode(PNGEncoder.encode(image), name: "16")
+        XCTAssertTrue(decoded.samples16 == image.samples16)
+    }
+
+    func testInvalidImagesAndLevelsAreErrorsNotCrashes() {
+        XCTAssertThrowsError(try PNGEncoder.encode(RGBAImage(width: 0, height: 0, pixels: [])))
+        let image = image8(width: 2, height: 2, alpha: true)
+        XCTAssertThrowsError(try PNGEncoder.encode(image, compressionLevel: 10))
+        XCTAssertThrowsError(try PNGEncoder.encode(image, compressionLevel: -1))
+        var broken = image
+        broken.pixels.removeLast()
+        XCTAssertThrowsError(try PNGEncoder.encode(broken)) { error in
+            guard case .cannotEncode = error as? ImageCodecError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testEncodedFilesHaveNoColourChunks() throws {
+        let png = try PNGEncoder.encode(image8(width: 4, height: 4, alpha: true))
+        XCTAssertEqual(pngChunks(png).map(\.type).filter { $0 != "IDAT" }, ["IHDR", "IEND"])
+    }
+
+    // MARK: - ImageFile
+
+    func testWritePNGIsReadBackAndLeavesNoTemporaryFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = directory.path("out.png")
+        let first = image8(width: 9, height: 9, alpha: true, seed: 3)
+        try ImageFile.writePNG(first, to: path)
+        assertSameImage(try ImageDecoder.decode(contentsOf: path), first)
+
+        let second = image16(width: 4, height: 6, alpha: false)
+        try ImageFile.writePNG(second, to: path)
+        assertSameImage(try ImageDecoder.decode(contentsOf: path), second)
+        XCTAssertEqual(try directory.contents(), ["out.png"])
+    }
+
+    func testWriteAndReadBytes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try ImageFile.write(bytes, to: directory.path("data.bin"))
+        XCTAssertEqual(try ImageFile.read(directory.path("data.bin")), bytes)
+        try ImageFile.write([], to: directory.path("empty"))
+        XCTAssertEqual(try ImageFile.read(directory.path("empty")), [])
+        XCTAssertEqual(try directory.contents(), ["data.bin", "empty"])
+    }
+
+    func testRelativePathsWrite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let previous = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory.url.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        try ImageFile.write([1, 2, 3], to: "relative.bin")
+        XCTAssertEqual(try ImageFile.read(directory.path("relative.bin")), [1, 2, 3])
+    }
+
+    func testWriteIntoMissingDirectoryFails() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let path = directory.path("missing/out.png")
+        XCTAssertThrowsError(try ImageFile.writePNG(image8(width: 2, height: 2, alpha: true), to: path)) { error in
+            XCTAssertEqual(error as? ImageFileError, ImageFileError(path: path, error: .cannotWrite("no such directory")))
+            XCTAssertEqual("\(error)", "cannot write \(path): no such directory")
+        }
+        XCTAssertEqual(try directory.contents(), [])
+    }
+
+    func testWriteOverADirectoryFailsAndLeavesNothing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try FileManager.default.createDirectory(atPath: directory.path("sub"), withIntermediateDirectories: false)
+        XCTAssertThrowsError(try ImageFile.write([1], to: directory.path("sub"))) { error in
+            XCTAssertEqual((error as? ImageFileError)?.error, .cannotWrite("is a directory"))
+        }
+        XCTAssertThrowsError(try ImageFile.write([1], to: directory.url.path + "/")) { error in
+            XCTAssertEqual((error as? ImageFileError)?.error, .cannotWrite("is a directory"))
+        }
+        XCTAssertEqual(try directory.contents(), ["sub"])
+    }
+
+    func testWriteIntoReadOnlyDirectoryFails() throws {
+        try XCTSkipIf(getuid() == 0, "root ignores directory permissions")
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path) }
+        XCTAssertThrowsError(try ImageFile.write([1], to: directory.path("x.png"))) { error in
+            XCTAssertEqual((error as? ImageFileError)?.error, .cannotWrite("permission denied"))
+        }
+    }
+}
