@@ -51,6 +51,9 @@ public struct ComparisonOptions: Sendable {
     public var reportedDeltaE: DeltaEFormula
     /// Record which pixels differ in ``DiffResult/mask``.
     public var collectsMask: Bool
+    /// How many row bands the work is split into, run on all cores; 0 picks one from the
+    /// image size, 1 runs on the calling thread alone. Results do not depend on it.
+    public var bands: Int
 
     public init(
         metric: ComparisonMetric = .yiq(threshold: 0.1),
@@ -58,9 +61,11 @@ public struct ComparisonOptions: Sendable {
         ignoreRegions: [PixelRect] = [],
         ignoreMask: RGBAImage? = nil,
         reportedDeltaE: DeltaEFormula = .cie94,
-        collectsMask: Bool = false
+        collectsMask: Bool = false,
+        bands: Int = 0
     ) {
         self.collectsMask = collectsMask
+        self.bands = bands
         self.metric = metric
         self.ignoreAntialiasing = ignoreAntialiasing
         self.ignoreRegions = ignoreRegions
@@ -150,184 +155,6 @@ extension RGBAImage {
     public var size: ImageSize { ImageSize(width: width, height: height) }
 }
 
-/// Compares two images in one pass.
-///
-/// Sizes may differ: the overlap is compared and every pixel outside it counts as different
-/// (odiff's rule), except in ``ComparisonMetric/imageMagickAE(fuzz:)`` mode, which follows
-/// ImageMagick `compare`.
-public func compare(
-    _ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions = ComparisonOptions()
-) -> DiffResult {
-    var pass = ComparisonPass(reference: reference, actual: actual, options: options)
-    pass.run()
-    var result = pass.result()
-    if case .imageMagickAE(let fuzz) = options.metric {
-        let ae = ImageMagickCompare.absoluteError(reference, actual, fuzz: fuzz)
-        if options.collectsMask { result.mask = ae.mask }
-        result.differentPixels = ae.count
-        result.totalPixels = ae.area
-        result.boundingBox = ae.boundingBox
-        result.differentRatio = ae.area == 0 ? 0 : Double(ae.count) / Double(ae.area)
-        result.match = ae.count == 0
-    }
-    return result
-}
-
-/// The state of one comparison pass over the overlap of two images.
-struct ComparisonPass {
-    let reference: RGBAImage
-    let actual: RGBAImage
-    let options: ComparisonOptions
-    let overlapWidth: Int
-    let overlapHeight: Int
-
-    var differentPixels = 0
-    var ignoredPixels = 0
-    var antialiasedPixels = 0
-    var maxChannelDelta = 0
-    var maxDeltaE = 0.0
-    var boundingBox: PixelRect?
-    var histogram = [Int](repeating: 0, count: 256)
-    var mask: DifferenceMask?
-
-    init(reference: RGBAImage, actual: RGBAImage, options: ComparisonOptions) {
-        self.options = options
-        overlapWidth = min(reference.width, actual.width)
-        overlapHeight = min(reference.height, actual.height)
-        let sameSize = reference.width == actual.width && reference.height == actual.height
-        self.reference = sameSize ? reference : reference.cropped(width: overlapWidth, height: overlapHeight)
-        self.actual = sameSize ? actual : actual.cropped(width: overlapWidth, height: overlapHeight)
-        self.sizes = (reference.size, actual.size)
-        if options.collectsMask {
-            mask = DifferenceMask(
-                width: max(reference.width, actual.width), height: max(reference.height, actual.height))
-        }
-    }
-
-    let sizes: (reference: ImageSize, actual: ImageSize)
-
-    mutating func run() {
-        let ignored = IgnoreMap(options: options, width: overlapWidth, height: overlapHeight)
-        let width = overlapWidth, height = overlapHeight
-        let metric = options.metric
-        let maxYIQDelta: Double = {
-            if case .yiq(let threshold) = metric { return PixelMatch.maximumDelta(threshold: threshold) }
-            return 0
-        }()
-        let formula = options.deltaEFormula
-        reference.pixels.withUnsafeBufferPointer { referenceBuffer in
-            actual.pixels.withUnsafeBufferPointer { actualBuffer in
-                guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return }
-                for y in 0..<height {
-                    let rowStart = y * width * 4
-                    if ignored == nil && rowsEqual(a + rowStart, b + rowStart, count: width * 4) {
-                        histogram[0] += width
-                        continue
-                    }
-                    for x in 0..<width {
-                        if let ignored, ignored.contains(x: x, y: y) {
-                            ignoredPixels += 1
-                            continue
-                        }
-                        let k = rowStart + x * 4
-                        let delta = PixelDelta.maxChannelDelta(a, b, k)
-                        histogram[delta] += 1
-                        if delta == 0 { continue }
-                        if delta > maxChannelDelta { maxChannelDelta = delta }
-                        let deltaE = PixelDelta.deltaE(a, b, k, formula: formula)
-                        if deltaE > maxDeltaE { maxDeltaE = deltaE }
-                        let differs: Bool
-                        switch metric {
-                        case .exact, .imageMagickAE: differs = true
-                        case .channel(let tolerance): differs = delta > tolerance
-                        case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
-                        case .deltaE(_, let threshold): differs = deltaE > threshold
-                        }
-                        guard differs else { continue }
-                        if options.ignoreAntialiasing,
-                            PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
-                                || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
-                        {
-                            antialiasedPixels += 1
-                            continue
-                        }
-                        markDifferent(x: x, y: y)
-                    }
-                }
-            }
-        }
-        countOutsideOverlap()
-    }
-
-    mutating func markDifferent(x: Int, y: Int) {
-        differentPixels += 1
-        mask?.set(x: x, y: y)
-        let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
-        boundingBox = boundingBox.map { $0.union(point) } ?? point
-    }
-
-    /// Pixels outside the overlap are different: they exist in only one image.
-    mutating func countOutsideOverlap() {
-        let fullWidth = max(sizes.reference.width, sizes.actual.width)
-        let fullHeight = max(sizes.reference.height, sizes.actual.height)
-        let outside = fullWidth * fullHeight - overlapWidth * overlapHeight
-        guard outside > 0 else { return }
-        differentPixels += outside
-        if mask != nil {
-            for y in 0..<fullHeight {
-                for x in 0..<fullWidth where x >= overlapWidth || y >= overlapHeight { mask?.set(x: x, y: y) }
-            }
-        }
-        let box = PixelRect(
-            minX: overlapHeight < fullHeight ? 0 : overlapWidth,
-            minY: overlapWidth < fullWidth ? 0 : overlapHeight,
-            maxX: fullWidth - 1, maxY: fullHeight - 1)
-        boundingBox = boundingBox.map { $0.union(box) } ?? box
-    }
-
-    func result() -> DiffResult {
-        let total = max(sizes.reference.width, sizes.actual.width) * max(sizes.reference.height, sizes.actual.height)
-        return DiffResult(
-            match: differentPixels == 0,
-            metric: options.metric.name,
-            threshold: options.metric.threshold,
-            differentPixels: differentPixels,
-            totalPixels: total,
-            differentRatio: total == 0 ? 0 : Double(differentPixels) / Double(total),
-            ignoredPixels: ignoredPixels,
-            antialiasedPixels: antialiasedPixels,
-            maxChannelDelta: maxChannelDelta,
-            maxDeltaE: maxDeltaE,
-            deltaEFormula: options.deltaEFormula.rawValue,
-            boundingBox: boundingBox,
-            sizeDiffers: sizes.reference != sizes.actual,
-            referenceSize: sizes.reference,
-            actualSize: sizes.actual,
-            maxChannelDeltaHistogram: histogram,
-            mask: mask)
-    }
-}
-
-/// Whether `count` bytes at two addresses are equal.
-@inline(__always)
-func rowsEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
-    let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-    var offset = 0
-    while offset + 8 <= count {
-        if rawA.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            != rawB.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        {
-            return false
-        }
-        offset += 8
-    }
-    while offset < count {
-        if a[offset] != b[offset] { return false }
-        offset += 1
-    }
-    return true
-}
-
 /// Per-pixel measures shared by the comparison and the renderers.
 enum PixelDelta {
     /// The largest |Δ| over R, G, B, A; 0 when both pixels are fully transparent.
@@ -346,15 +173,27 @@ enum PixelDelta {
     static func deltaE(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula
     ) -> Double {
-        let first = labOverWhite(a, k), second = labOverWhite(b, k)
-        return formula.difference(first, second)
+        let first = rgbOverWhite(a, k), second = rgbOverWhite(b, k)
+        return formula.difference(
+            LabColor(r: first.r, g: first.g, b: first.b), LabColor(r: second.r, g: second.g, b: second.b))
+    }
+
+    /// The same ΔE, with Lab conversions through `cache`.
+    @inline(__always)
+    static func deltaE(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula,
+        cache: inout LabCache
+    ) -> Double {
+        let first = rgbOverWhite(a, k), second = rgbOverWhite(b, k)
+        return formula.difference(
+            cache.lab(r: first.r, g: first.g, b: first.b), cache.lab(r: second.r, g: second.g, b: second.b))
     }
 
     @inline(__always)
-    static func labOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> LabColor {
+    static func rgbOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let alpha = p[k + 3]
-        if alpha == 255 { return LabColor(r: p[k], g: p[k + 1], b: p[k + 2]) }
-        return LabColor(r: overWhite(p[k], alpha), g: overWhite(p[k + 1], alpha), b: overWhite(p[k + 2], alpha))
+        if alpha == 255 { return (p[k], p[k + 1], p[k + 2]) }
+        return (overWhite(p[k], alpha), overWhite(p[k + 1], alpha), overWhite(p[k + 2], alpha))
     }
 
     /// `c·α + 255·(1 − α)`, rounded to the nearest level.
@@ -395,6 +234,12 @@ struct IgnoreMap {
 
     @inline(__always)
     func contains(x: Int, y: Int) -> Bool { bits[y * width + x] }
+
+    /// How many of the `length` pixels from (x, y) rightwards are left out.
+    func count(x: Int, y: Int, length: Int) -> Int {
+        let start = y * width + x
+        return bits[start..<(start + length)].reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
 }
 
 extension RGBAImage {

@@ -16,6 +16,10 @@ public struct DifferenceMask: Sendable, Equatable {
     @inline(__always)
     mutating func set(x: Int, y: Int) { bits[y * width + x] = 1 }
 
+    mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutablePointer<UInt8>?) -> R) -> R {
+        bits.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+    }
+
     /// Number of differing pixels.
     public var count: Int { bits.reduce(0) { $0 + Int($1) } }
 

@@ -1,0 +1,328 @@
+import Dispatch
+
+/// Compares two images in one pass over their pixels, split into row bands across all cores.
+///
+/// Sizes may differ: the overlap is compared and every pixel outside it counts as different
+/// (odiff's rule), except in ``ComparisonMetric/imageMagickAE(fuzz:)`` mode, which follows
+/// ImageMagick `compare`. The result does not depend on the number of bands or threads.
+public func compare(
+    _ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions = ComparisonOptions()
+) -> DiffResult {
+    let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)
+    return result.applyingImageMagickCount(reference, actual, options: options)
+}
+
+/// The plain scalar pass, pixel by pixel on one thread: the reference the fast path is tested
+/// against.
+func compareScalar(
+    _ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions = ComparisonOptions()
+) -> DiffResult {
+    var options = options
+    options.bands = 1
+    let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .scalar)
+    return result.applyingImageMagickCount(reference, actual, options: options)
+}
+
+extension DiffResult {
+    /// In ``ComparisonMetric/imageMagickAE(fuzz:)`` mode the count, area and box are
+    /// ImageMagick's; the other statistics stay those of the overlap.
+    func applyingImageMagickCount(_ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions) -> DiffResult {
+        guard case .imageMagickAE(let fuzz) = options.metric else { return self }
+        let ae = ImageMagickCompare.absoluteError(reference, actual, fuzz: fuzz)
+        var result = self
+        if options.collectsMask { result.mask = ae.mask }
+        result.differentPixels = ae.count
+        result.totalPixels = ae.area
+        result.boundingBox = ae.boundingBox
+        result.differentRatio = ae.area == 0 ? 0 : Double(ae.count) / Double(ae.area)
+        result.match = ae.count == 0
+        return result
+    }
+}
+
+/// One comparison: the overlap of two same-stride buffers, and what lies outside it.
+struct ComparisonEngine {
+    enum Kernel { case scalar, vectorized }
+
+    let reference: RGBAImage
+    let actual: RGBAImage
+    let options: ComparisonOptions
+    let sizes: (reference: ImageSize, actual: ImageSize)
+    let width: Int
+    let height: Int
+    let fullWidth: Int
+    let fullHeight: Int
+
+    init(reference: RGBAImage, actual: RGBAImage, options: ComparisonOptions) {
+        width = min(reference.width, actual.width)
+        height = min(reference.height, actual.height)
+        fullWidth = max(reference.width, actual.width)
+        fullHeight = max(reference.height, actual.height)
+        let sameSize = reference.width == actual.width && reference.height == actual.height
+        self.reference = sameSize ? reference : reference.cropped(width: width, height: height)
+        self.actual = sameSize ? actual : actual.cropped(width: width, height: height)
+        self.options = options
+        sizes = (reference.size, actual.size)
+    }
+
+    func run(kernel: Kernel) -> DiffResult {
+        var mask = options.collectsMask ? DifferenceMask(width: fullWidth, height: fullHeight) : nil
+        let ignored = IgnoreMap(options: options, width: width, height: height)
+        let bandCount = bandCount()
+        var bands = [BandStatistics](repeating: BandStatistics(), count: bandCount)
+        reference.pixels.withUnsafeBufferPointer { referenceBuffer in
+            actual.pixels.withUnsafeBufferPointer { actualBuffer in
+                mask.withMaskPointer { maskPointer in
+                    bands.withUnsafeMutableBufferPointer { bandResults in
+                        guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return }
+                        let shared = UncheckedSendable((a, b, maskPointer, bandResults.baseAddress))
+                        let work: @Sendable (Int) -> Void = { band in
+                            let (a, b, maskPointer, results) = shared.value
+                            let rows = self.rows(ofBand: band, of: bandCount)
+                            var judge = PixelJudge(
+                                options: options, width: width, height: height, a: a, b: b,
+                                mask: maskPointer, maskWidth: fullWidth, ignored: ignored)
+                            switch kernel {
+                            case .scalar: judge.scanScalar(rows: rows)
+                            case .vectorized: judge.scanVectorized(rows: rows)
+                            }
+                            results?[band] = judge.statistics
+                        }
+                        if bandCount == 1 {
+                            work(0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: bandCount, execute: work)
+                        }
+                    }
+                }
+            }
+        }
+        var total = BandStatistics()
+        for band in bands { total.merge(band) }
+        countOutsideOverlap(into: &total, mask: &mask)
+        return result(total, mask: mask)
+    }
+
+    func bandCount() -> Int {
+        if options.bands > 0 { return max(1, min(options.bands, height)) }
+        let pixels = width * height
+        guard pixels >= 1 << 18 else { return 1 }
+        return max(1, min(height / 16, 32))
+    }
+
+    func rows(ofBand band: Int, of count: Int) -> Range<Int> {
+        (height * band / count)..<(height * (band + 1) / count)
+    }
+
+    /// Pixels outside the overlap are different: they exist in only one image.
+    func countOutsideOverlap(into total: inout BandStatistics, mask: inout DifferenceMask?) {
+        let outside = fullWidth * fullHeight - width * height
+        guard outside > 0 else { return }
+        total.differentPixels += outside
+        if mask != nil {
+            for y in 0..<fullHeight {
+                for x in 0..<fullWidth where x >= width || y >= height { mask?.set(x: x, y: y) }
+            }
+        }
+        let box = PixelRect(
+            minX: height < fullHeight ? 0 : width,
+            minY: width < fullWidth ? 0 : height,
+            maxX: fullWidth - 1, maxY: fullHeight - 1)
+        total.boundingBox = total.boundingBox.map { $0.union(box) } ?? box
+    }
+
+    func result(_ total: BandStatistics, mask: DifferenceMask?) -> DiffResult {
+        let area = fullWidth * fullHeight
+        return DiffResult(
+            match: total.differentPixels == 0,
+            metric: options.metric.name,
+            threshold: options.metric.threshold,
+            differentPixels: total.differentPixels,
+            totalPixels: area,
+            differentRatio: area == 0 ? 0 : Double(total.differentPixels) / Double(area),
+            ignoredPixels: total.ignoredPixels,
+            antialiasedPixels: total.antialiasedPixels,
+            maxChannelDelta: total.maxChannelDelta,
+            maxDeltaE: total.maxDeltaE,
+            deltaEFormula: options.deltaEFormula.rawValue,
+            boundingBox: total.boundingBox,
+            sizeDiffers: sizes.reference != sizes.actual,
+            referenceSize: sizes.reference,
+            actualSize: sizes.actual,
+            maxChannelDeltaHistogram: total.histogram,
+            mask: mask)
+    }
+}
+
+/// What one band of rows found; bands merge by sums, maxima and rectangle unions, so the
+/// total does not depend on how the rows were split.
+struct BandStatistics {
+    var differentPixels = 0
+    var ignoredPixels = 0
+    var antialiasedPixels = 0
+    var maxChannelDelta = 0
+    var maxDeltaE = 0.0
+    var boundingBox: PixelRect?
+    var histogram = [Int](repeating: 0, count: 256)
+
+    mutating func merge(_ other: BandStatistics) {
+        differentPixels += other.differentPixels
+        ignoredPixels += other.ignoredPixels
+        antialiasedPixels += other.antialiasedPixels
+        maxChannelDelta = max(maxChannelDelta, other.maxChannelDelta)
+        maxDeltaE = max(maxDeltaE, other.maxDeltaE)
+        if let box = other.boundingBox { boundingBox = boundingBox.map { $0.union(box) } ?? box }
+        for index in 0..<256 { histogram[index] += other.histogram[index] }
+    }
+}
+
+/// The per-pixel decision and the loops that apply it.
+struct PixelJudge {
+    let a: UnsafePointer<UInt8>
+    let b: UnsafePointer<UInt8>
+    let width: Int
+    let height: Int
+    let mask: UnsafeMutablePointer<UInt8>?
+    let maskWidth: Int
+    let ignored: IgnoreMap?
+    let metric: ComparisonMetric
+    let maxYIQDelta: Double
+    let formula: DeltaEFormula
+    let ignoreAntialiasing: Bool
+    var labCache = LabCache()
+    var statistics = BandStatistics()
+
+    init(
+        options: ComparisonOptions, width: Int, height: Int, a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>,
+        mask: UnsafeMutablePointer<UInt8>?, maskWidth: Int, ignored: IgnoreMap?
+    ) {
+        self.a = a
+        self.b = b
+        self.width = width
+        self.height = height
+        self.mask = mask
+        self.maskWidth = maskWidth
+        self.ignored = ignored
+        metric = options.metric
+        if case .yiq(let threshold) = options.metric {
+            maxYIQDelta = PixelMatch.maximumDelta(threshold: threshold)
+        } else {
+            maxYIQDelta = 0
+        }
+        formula = options.deltaEFormula
+        ignoreAntialiasing = options.ignoreAntialiasing
+    }
+
+    /// Every pixel, one at a time.
+    mutating func scanScalar(rows: Range<Int>) {
+        for y in rows {
+            for x in 0..<width { judge(x: x, y: y) }
+        }
+    }
+
+    /// Skips runs of 8 equal pixels with one 32-byte comparison; judges the rest one by one.
+    mutating func scanVectorized(rows: Range<Int>) {
+        let rowBytes = width * 4
+        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        for y in rows {
+            let rowStart = y * rowBytes
+            var x = 0
+            while x + 8 <= width {
+                let offset = rowStart + x * 4
+                if rawA.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
+                    == rawB.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
+                {
+                    countEqualRun(x: x, y: y, length: 8)
+                } else {
+                    for pixel in x..<(x + 8) { judge(x: pixel, y: y) }
+                }
+                x += 8
+            }
+            while x < width {
+                judge(x: x, y: y)
+                x += 1
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func countEqualRun(x: Int, y: Int, length: Int) {
+        guard let ignored else {
+            statistics.histogram[0] += length
+            return
+        }
+        let skipped = ignored.count(x: x, y: y, length: length)
+        statistics.ignoredPixels += skipped
+        statistics.histogram[0] += length - skipped
+    }
+
+    @inline(__always)
+    mutating func judge(x: Int, y: Int) {
+        if let ignored, ignored.contains(x: x, y: y) {
+            statistics.ignoredPixels += 1
+            return
+        }
+        let k = (y * width + x) * 4
+        let delta = PixelDelta.maxChannelDelta(a, b, k)
+        statistics.histogram[delta] += 1
+        if delta == 0 { return }
+        if delta > statistics.maxChannelDelta { statistics.maxChannelDelta = delta }
+        let deltaE = PixelDelta.deltaE(a, b, k, formula: formula, cache: &labCache)
+        if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
+        let differs: Bool
+        switch metric {
+        case .exact, .imageMagickAE: differs = true
+        case .channel(let tolerance): differs = delta > tolerance
+        case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
+        case .deltaE(_, let threshold): differs = deltaE > threshold
+        }
+        guard differs else { return }
+        if ignoreAntialiasing,
+            PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
+                || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
+        {
+            statistics.antialiasedPixels += 1
+            return
+        }
+        statistics.differentPixels += 1
+        mask?[y * maskWidth + x] = 1
+        let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
+        statistics.boundingBox = statistics.boundingBox.map { $0.union(point) } ?? point
+    }
+}
+
+/// A small direct-mapped cache of sRGB → Lab conversions: screenshots reuse few colours, and
+/// the cube roots dominate ΔE.
+struct LabCache {
+    private static let bits = 12
+    private var keys = [UInt32](repeating: .max, count: 1 << bits)
+    private var values = [LabColor](repeating: LabColor(l: 0, a: 0, b: 0), count: 1 << bits)
+
+    @inline(__always)
+    mutating func lab(r: UInt8, g: UInt8, b: UInt8) -> LabColor {
+        let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+        let slot = Int((key &* 2_654_435_761) >> UInt32(32 - Self.bits))
+        if keys[slot] == key { return values[slot] }
+        let color = LabColor(r: r, g: g, b: b)
+        keys[slot] = key
+        values[slot] = color
+        return color
+    }
+}
+
+/// A value that crosses into `concurrentPerform`'s closure; the bands it points into are
+/// disjoint, so no two threads touch the same bytes.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension Optional where Wrapped == DifferenceMask {
+    /// Runs `body` with a pointer to the mask's bytes, or nil when there is no mask.
+    mutating func withMaskPointer<R>(_ body: (UnsafeMutablePointer<UInt8>?) -> R) -> R {
+        guard var mask = self else { return body(nil) }
+        self = nil
+        defer { self = mask }
+        return mask.withUnsafeMutableBytes { body($0) }
+    }
+}

@@ -1,0 +1,105 @@
+import XCTest
+@testable import ImageDiff
+
+/// The vectorized, banded comparison equals the plain scalar pass, on random and edge inputs,
+/// whatever the number of bands and threads.
+final class KernelEquivalenceTests: XCTestCase {
+    static let metrics: [ComparisonMetric] = [
+        .exact, .channel(tolerance: 2), .yiq(threshold: 0.1), .yiq(threshold: 0.02),
+        .deltaE(.cie76, threshold: 1), .deltaE(.cie94, threshold: 2), .deltaE(.ciede2000, threshold: 1.5),
+        .imageMagickAE(fuzz: 0),
+    ]
+
+    static let sizes: [(Int, Int)] = [(1, 1), (1, 9), (9, 1), (7, 5), (8, 8), (17, 3), (33, 31), (64, 40)]
+
+    func testVectorizedEqualsScalarOnRandomImages() {
+        var generator = SplitMix(seed: 0x1DD1FF)
+        for (width, height) in Self.sizes {
+            for sparsity in [0.0, 0.05, 0.5, 1.0] {
+                let (a, b) = randomPair(width: width, height: height, changed: sparsity, using: &generator)
+                for metric in Self.metrics {
+                    for antialiasing in [false, true] {
+                        let options = ComparisonOptions(metric: metric, ignoreAntialiasing: antialiasing, collectsMask: true)
+                        let scalar = compareScalar(a, b, options: options)
+                        for bands in [0, 1, 2, 3, 7] {
+                            var banded = options
+                            banded.bands = bands
+                            XCTAssertEqual(compare(a, b, options: banded), scalar,
+                                           "\(width)x\(height) \(metric) aa=\(antialiasing) bands=\(bands)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testIgnoreRegionsInEqualRuns() {
+        var generator = SplitMix(seed: 42)
+        let (a, b) = randomPair(width: 37, height: 23, changed: 0.1, using: &generator)
+        let options = ComparisonOptions(
+            metric: .exact, ignoreRegions: [PixelRect(minX: 3, minY: 2, maxX: 20, maxY: 9), PixelRect(minX: 30, minY: 0, maxX: 40, maxY: 30)])
+        let scalar = compareScalar(a, b, options: options)
+        XCTAssertGreaterThan(scalar.ignoredPixels, 0)
+        XCTAssertEqual(compare(a, b, options: options), scalar)
+    }
+
+    func testDifferentSizesAgree() {
+        var generator = SplitMix(seed: 7)
+        let (a, _) = randomPair(width: 20, height: 11, changed: 0, using: &generator)
+        let (_, b) = randomPair(width: 13, height: 17, changed: 0.3, using: &generator)
+        for metric in Self.metrics {
+            let options = ComparisonOptions(metric: metric, collectsMask: true)
+            XCTAssertEqual(compare(a, b, options: options), compareScalar(a, b, options: options), "\(metric)")
+        }
+    }
+
+    /// A large image runs in many bands on all cores; the result equals one band's.
+    func testLargeImageBandsAndThreadsAgree() {
+        var generator = SplitMix(seed: 99)
+        let (a, b) = randomPair(width: 700, height: 500, changed: 0.01, using: &generator)
+        let options = ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)
+        let single = compareScalar(a, b, options: options)
+        XCTAssertGreaterThan(single.differentPixels, 0)
+        for bands in [0, 2, 5, 32, 500] {
+            var banded = options
+            banded.bands = bands
+            XCTAssertEqual(compare(a, b, options: banded), single, "bands=\(bands)")
+        }
+    }
+
+    /// Pixels drawn from a small palette (so runs and anti-aliasing neighbourhoods occur),
+    /// some semi-transparent; `changed` of them altered in the second image.
+    func randomPair(width: Int, height: Int, changed: Double, using generator: inout SplitMix) -> (RGBAImage, RGBAImage) {
+        let palette: [[UInt8]] = [[255, 255, 255, 255], [0, 0, 0, 255], [128, 128, 128, 255], [200, 30, 40, 255],
+                                  [10, 120, 250, 128], [0, 0, 0, 0], [90, 90, 90, 255]]
+        var first = [UInt8](), second = [UInt8]()
+        for _ in 0..<(width * height) {
+            let colour = palette[Int(generator.next() % UInt64(palette.count))]
+            first += colour
+            if Double(generator.next() % 1000) / 1000 < changed {
+                let kind = generator.next() % 3
+                switch kind {
+                case 0: second += colour.enumerated().map { $0.offset == 3 ? $0.element : $0.element &+ UInt8(generator.next() % 3) }
+                case 1: second += palette[Int(generator.next() % UInt64(palette.count))]
+                default: second += (0..<4).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                }
+            } else {
+                second += colour
+            }
+        }
+        return (RGBAImage(width: width, height: height, pixels: first), RGBAImage(width: width, height: height, pixels: second))
+    }
+}
+
+/// A small deterministic generator for test images.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
