@@ -30,9 +30,13 @@ let package = Package(
             name: "CMagickWand", pkgConfig: "MagickWand",
             providers: [.apt(["libmagickwand-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG"]
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"]
         ),
         .target(
             name: "ImageCodecs",

@@ -5,6 +5,12 @@ import ImageDiff
 /// palette and tRNS expansion, gray to RGB; no gamma handling.
 enum PNGDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> RGBAImage {
+        if let image = try FastPNGDecoder.decode(bytes) { return image }
+        return try decodeWithLibPNG(bytes)
+    }
+
+    /// libpng alone, for every PNG the fast path does not take (and as its reference in tests).
+    static func decodeWithLibPNG(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> RGBAImage {
         var message = CMessage()
         var decoder: OpaquePointer?
         var info = cic_image_info()

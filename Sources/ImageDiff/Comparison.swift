@@ -189,6 +189,13 @@ enum PixelDelta {
             cache.lab(r: first.r, g: first.g, b: first.b), cache.lab(r: second.r, g: second.g, b: second.b))
     }
 
+    /// The Lab colour of the pixel at byte offset `k`, blended over white first if not opaque.
+    @inline(__always)
+    static func labOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> LabColor {
+        let rgb = rgbOverWhite(p, k)
+        return LabColor(r: rgb.r, g: rgb.g, b: rgb.b)
+    }
+
     @inline(__always)
     static func rgbOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let alpha = p[k + 3]
@@ -234,6 +241,9 @@ struct IgnoreMap {
 
     @inline(__always)
     func contains(x: Int, y: Int) -> Bool { bits[y * width + x] }
+
+    /// How many pixels are left out.
+    var count: Int { bits.reduce(0) { $0 + ($1 ? 1 : 0) } }
 
     /// How many of the `length` pixels from (x, y) rightwards are left out.
     func count(x: Int, y: Int, length: Int) -> Int {

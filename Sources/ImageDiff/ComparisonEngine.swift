@@ -223,15 +223,12 @@ struct PixelJudge {
     /// Skips runs of 8 equal pixels with one 32-byte comparison; judges the rest one by one.
     mutating func scanVectorized(rows: Range<Int>) {
         let rowBytes = width * 4
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
         for y in rows {
             let rowStart = y * rowBytes
             var x = 0
             while x + 8 <= width {
                 let offset = rowStart + x * 4
-                if rawA.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
-                    == rawB.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
-                {
+                if rowsEqual(a + offset, b + offset, count: 32) {
                     countEqualRun(x: x, y: y, length: 8)
                 } else {
                     for pixel in x..<(x + 8) { judge(x: pixel, y: y) }
@@ -324,5 +321,43 @@ extension Optional where Wrapped == DifferenceMask {
         self = nil
         defer { self = mask }
         return mask.withUnsafeMutableBytes { body($0) }
+    }
+}
+
+/// Whether `count` bytes at two addresses are equal.
+@inline(__always)
+func rowsEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+    var offset = 0
+    while offset + 32 <= count {
+        let x0 = rawA.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let x1 = rawA.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+        let x2 = rawA.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
+        let x3 = rawA.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+        if (x0 | x1 | x2 | x3) != 0 { return false }
+        offset += 32
+    }
+    while offset < count {
+        if a[offset] != b[offset] { return false }
+        offset += 1
+    }
+    return true
+}
+
+extension DiffResult {
+    /// The result for two images known to be identical (for instance byte-identical files),
+    /// without looking at their pixels.
+    public init(identicalImagesOf size: ImageSize, options: ComparisonOptions = ComparisonOptions()) {
+        let area = size.width * size.height
+        let ignored = IgnoreMap(options: options, width: size.width, height: size.height)?.count ?? 0
+        var histogram = [Int](repeating: 0, count: 256)
+        histogram[0] = area - ignored
+        self.init(
+            match: true, metric: options.metric.name, threshold: options.metric.threshold,
+            differentPixels: 0, totalPixels: area, differentRatio: 0, ignoredPixels: ignored,
+            antialiasedPixels: 0, maxChannelDelta: 0, maxDeltaE: 0, deltaEFormula: options.deltaEFormula.rawValue,
+            boundingBox: nil, sizeDiffers: false, referenceSize: size, actualSize: size,
+            maxChannelDeltaHistogram: histogram,
+            mask: options.collectsMask ? DifferenceMask(width: size.width, height: size.height) : nil)
     }
 }

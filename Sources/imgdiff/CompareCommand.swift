@@ -66,12 +66,21 @@ struct CompareCommand: AsyncParsableCommand {
         let outputs = [output, diffOutput, maskOutput].compactMap { $0 }
         try OutputPaths.check(outputs, inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
 
-        let (referenceImage, actualImage) = try await decodePair(reference, actual)
         let options = try comparison.options(collectsMask: maskOutput != nil)
-        let result = ImageDiff.compare(referenceImage, actualImage, options: options)
-        let snapshot = comparison.snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
-
-        try writeOutputs(referenceImage, actualImage, result)
+        let (referenceBytes, actualBytes) = try readPair(reference, actual)
+        let result: DiffResult
+        let snapshot: SnapshotVerdict?
+        if output == nil, diffOutput == nil, let size = try identicalImageSize(referenceBytes, actualBytes, name: reference) {
+            result = DiffResult(identicalImagesOf: size, options: options)
+            snapshot = comparison.snapshotPrecision.map { _ in .passed }
+            if let maskOutput, let mask = result.mask { try write(mask.render(), to: maskOutput) }
+        } else {
+            let (referenceImage, actualImage) = try await decodePair(
+                (referenceBytes, reference), (actualBytes, actual))
+            result = ImageDiff.compare(referenceImage, actualImage, options: options)
+            snapshot = comparison.snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
+            try writeOutputs(referenceImage, actualImage, result)
+        }
         let report = Report(
             reference: reference, actual: actual, result: result,
             snapshot: snapshot, outputs: Report.Outputs(blend: output, diff: diffOutput, mask: maskOutput))
@@ -99,6 +108,47 @@ struct CompareCommand: AsyncParsableCommand {
         } catch {
             throw CommandLineError(error.description)
         }
+    }
+}
+
+/// Byte-identical PNG files are identical images: their structure is checked, their pixels
+/// need not be decoded. Returns nil when the files differ or are not PNGs.
+func identicalImageSize(_ first: [UInt8], _ second: [UInt8], name: String) throws(CommandLineError) -> ImageSize? {
+    guard first.count == second.count, !first.isEmpty else { return nil }
+    let equal = first.withUnsafeBytes { a in
+        second.withUnsafeBytes { b in
+            guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+            return memcmp(a, b, first.count) == 0
+        }
+    }
+    guard equal else { return nil }
+    do {
+        return try ImageDecoder.structurallyValidPNGSize(first, name: name)
+    } catch {
+        throw CommandLineError(error.description)
+    }
+}
+
+/// Reads both inputs' bytes.
+func readPair(_ first: String, _ second: String) throws(CommandLineError) -> ([UInt8], [UInt8]) {
+    do {
+        return (try ImageFile.read(first), try ImageFile.read(second))
+    } catch {
+        throw CommandLineError(error.description)
+    }
+}
+
+/// Decodes two files' bytes at once, one per core.
+func decodePair(
+    _ first: (bytes: [UInt8], name: String), _ second: (bytes: [UInt8], name: String)
+) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
+    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(first.bytes, name: first.name) }
+    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(second.bytes, name: second.name) }
+    let (resultA, resultB) = await (a, b)
+    do {
+        return (try resultA.get(), try resultB.get())
+    } catch {
+        throw CommandLineError(error.description)
     }
 }
 

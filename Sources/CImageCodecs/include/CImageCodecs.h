@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cic_png_fast.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
