@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Which ImageMagick build's rounding an output reproduces.
 public enum ImageMagickRounding: String, Sendable, CaseIterable, Codable {
     /// ImageMagick 7's default Q16 HDRI build: samples are floats and the PNG writer rounds.
@@ -105,41 +107,85 @@ public enum ImageMagickBlend {
     public static func render(
         reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding = .im7
     ) -> RGBAImage {
+        if reference.is16Bit || failure.is16Bit || failure.pixelCount == 0 {
+            return renderGeneral(reference: reference, failure: failure, rounding: rounding)
+        }
+        return renderEightBit(reference: reference, failure: failure, rounding: rounding)
+    }
+
+    /// Pixel by pixel in ImageMagick's Q16 arithmetic: the path for 16-bit images, and the
+    /// reference the 8-bit path is tested against.
+    static func renderGeneral(
+        reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding
+    ) -> RGBAImage {
         var output = OutputBuilder(
             width: failure.width, height: failure.height,
             sixteenBit: failure.is16Bit, hasAlpha: failure.hasAlpha)
         let blendWidth = min(reference.width, failure.width)
         let blendHeight = min(reference.height, failure.height)
-        let plainEightBit = !reference.is16Bit && !failure.is16Bit
         for y in 0..<failure.height {
             for x in 0..<failure.width {
                 let d = y * failure.width + x
-                guard x < blendWidth && y < blendHeight else {
-                    copyPixel(failure, d, into: &output)
-                    continue
-                }
-                let s = y * reference.width + x
-                if plainEightBit && reference.pixels[s * 4 + 3] == 255 && failure.pixels[d * 4 + 3] == 255 {
-                    blendOpaque8(reference.pixels, s * 4, failure.pixels, d * 4, rounding, d, &output)
+                if x < blendWidth && y < blendHeight {
+                    let p = blendedPixel(reference, y * reference.width + x, failure, d, rounding, sixteenBit: output.sixteenBit)
+                    output.set(d, p.r, p.g, p.b, p.a)
+                } else if output.sixteenBit {
+                    output.set(
+                        d, UInt16(failure.quantum(d, 0)), UInt16(failure.quantum(d, 1)),
+                        UInt16(failure.quantum(d, 2)), UInt16(failure.quantum(d, 3)))
                 } else {
-                    blendQ16(reference, s, failure, d, rounding, &output)
+                    let k = d * 4
+                    output.set(
+                        d, UInt16(failure.pixels[k]), UInt16(failure.pixels[k + 1]),
+                        UInt16(failure.pixels[k + 2]), UInt16(failure.pixels[k + 3]))
                 }
             }
         }
         return output.image()
     }
 
-    /// The closed integer form for two opaque 8-bit pixels.
-    @inline(__always)
-    static func blendOpaque8(
-        _ ref: [UInt8], _ s: Int, _ fail: [UInt8], _ d: Int, _ rounding: ImageMagickRounding,
-        _ index: Int, _ output: inout OutputBuilder
-    ) {
-        let tintedRed = min(255, Int(ref[s]) + 102)
-        let r = opaqueBlend8(tintedRed, Int(fail[d]), rounding)
-        let g = opaqueBlend8(Int(ref[s + 1]), Int(fail[d + 1]), rounding)
-        let b = opaqueBlend8(Int(ref[s + 2]), Int(fail[d + 2]), rounding)
-        output.set(index, UInt16(r), UInt16(g), UInt16(b), 255)
+    /// 8-bit images, row bands on all cores: opaque pixel pairs take the closed integer form,
+    /// the others the general arithmetic.
+    static func renderEightBit(
+        reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding
+    ) -> RGBAImage {
+        let width = failure.width, height = failure.height
+        let blendWidth = min(reference.width, failure.width)
+        let blendHeight = min(reference.height, failure.height)
+        let rowBytes = width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { output, count in
+            failure.pixels.withUnsafeBufferPointer { failBuffer in
+                reference.pixels.withUnsafeBufferPointer { refBuffer in
+                    guard let out = output.baseAddress, let fail = failBuffer.baseAddress else { return }
+                    let ref = refBuffer.baseAddress
+                    let shared = UncheckedSendable((out, fail, ref))
+                    RowBands.forEach(height: height, bytesPerRow: rowBytes) { rows in
+                        let (out, fail, ref) = shared.value
+                        for y in rows {
+                            let row = y * rowBytes
+                            (out + row).update(from: fail + row, count: rowBytes)
+                            guard y < blendHeight, let ref else { continue }
+                            for x in 0..<blendWidth {
+                                let d = row + x * 4, s = (y * reference.width + x) * 4
+                                if ref[s + 3] == 255 && fail[d + 3] == 255 {
+                                    out[d] = UInt8(opaqueBlend8(min(255, Int(ref[s]) + 102), Int(fail[d]), rounding))
+                                    out[d + 1] = UInt8(opaqueBlend8(Int(ref[s + 1]), Int(fail[d + 1]), rounding))
+                                    out[d + 2] = UInt8(opaqueBlend8(Int(ref[s + 2]), Int(fail[d + 2]), rounding))
+                                } else {
+                                    let p = blendedPixel(reference, s / 4, failure, d / 4, rounding, sixteenBit: false)
+                                    out[d] = UInt8(p.r)
+                                    out[d + 1] = UInt8(p.g)
+                                    out[d + 2] = UInt8(p.b)
+                                    out[d + 3] = UInt8(p.a)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            count = height * rowBytes
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: failure.hasAlpha)
     }
 
     /// `(3s + 2d) div 5` (IM6) or `(6s + 4d + 5) div 10` (IM7) for opaque 8-bit samples.
@@ -151,11 +197,13 @@ public enum ImageMagickBlend {
         }
     }
 
-    /// The general Porter-Duff dissolve in ImageMagick's own double arithmetic.
-    static func blendQ16(
+    /// One pixel of the general Porter-Duff dissolve, in ImageMagick's own double arithmetic,
+    /// as written at 8 or 16 bits.
+    @inline(__always)
+    static func blendedPixel(
         _ reference: RGBAImage, _ s: Int, _ failure: RGBAImage, _ d: Int,
-        _ rounding: ImageMagickRounding, _ output: inout OutputBuilder
-    ) {
+        _ rounding: ImageMagickRounding, sixteenBit: Bool
+    ) -> (r: UInt16, g: UInt16, b: UInt16, a: UInt16) {
         let sourceOpacity = reference.hasAlpha ? Q16.range - Double(reference.quantum(s, 3)) : 0
         let canvasOpacity = failure.hasAlpha ? Q16.range - Double(failure.quantum(d, 3)) : 0
         let sa = 1 - Q16.scale * (Q16.range - 0.6 * (Q16.range - sourceOpacity))
@@ -163,34 +211,41 @@ public enum ImageMagickBlend {
         let gamma = sa + da - sa * da
         let opacity = Q16.range * (1 - gamma)
         let inverse = Q16.reciprocal(gamma)
-        let source = [
-            Double(min(65535, reference.quantum(s, 0) + redOffset)),
-            Double(reference.quantum(s, 1)),
-            Double(reference.quantum(s, 2)),
-        ]
-        var channels: [UInt16] = [0, 0, 0]
-        for c in 0..<3 {
-            let canvas = Double(failure.quantum(d, c))
-            let value = inverse * (sa * source[c] + da * canvas * (1 - sa))
-            channels[c] = Q16.written(value, rounding: rounding, sixteenBit: output.sixteenBit)
+        func channel(_ source: Int, _ c: Int) -> UInt16 {
+            let value = inverse * (sa * Double(source) + da * Double(failure.quantum(d, c)) * (1 - sa))
+            return Q16.written(value, rounding: rounding, sixteenBit: sixteenBit)
         }
         let alpha: UInt16 =
             failure.hasAlpha
-            ? Q16.writtenAlpha(opacity: opacity, rounding: rounding, sixteenBit: output.sixteenBit)
-            : (output.sixteenBit ? 65535 : 255)
-        output.set(d, channels[0], channels[1], channels[2], alpha)
+            ? Q16.writtenAlpha(opacity: opacity, rounding: rounding, sixteenBit: sixteenBit)
+            : (sixteenBit ? 65535 : 255)
+        return (
+            channel(min(65535, reference.quantum(s, 0) + redOffset), 0),
+            channel(reference.quantum(s, 1), 1),
+            channel(reference.quantum(s, 2), 2),
+            alpha
+        )
+    }
+}
+
+/// Splits rows into bands run on all cores; bands are big enough to be worth a thread.
+enum RowBands {
+    static func count(height: Int, bytesPerRow: Int) -> Int {
+        max(1, min(64, height, height * bytesPerRow / (1 << 20)))
     }
 
-    static func copyPixel(_ image: RGBAImage, _ index: Int, into output: inout OutputBuilder) {
-        if output.sixteenBit {
-            output.set(
-                index, UInt16(image.quantum(index, 0)), UInt16(image.quantum(index, 1)),
-                UInt16(image.quantum(index, 2)), UInt16(image.quantum(index, 3)))
-        } else {
-            let k = index * 4
-            output.set(
-                index, UInt16(image.pixels[k]), UInt16(image.pixels[k + 1]),
-                UInt16(image.pixels[k + 2]), UInt16(image.pixels[k + 3]))
+    static func forEach(height: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        forEach(height: height, bands: count(height: height, bytesPerRow: bytesPerRow), body)
+    }
+
+    static func forEach(height: Int, bands: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let bands = max(1, min(bands, height))
+        if bands == 1 {
+            body(0..<height)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            body((height * band / bands)..<(height * (band + 1) / bands))
         }
     }
 }
@@ -237,6 +292,50 @@ public enum ImageMagickCompare {
         _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0,
         rounding: ImageMagickRounding = .im7
     ) -> RGBAImage {
+        if reference.is16Bit || reference.pixelCount == 0 || failure.pixelCount == 0 {
+            return differenceImageGeneral(reference, failure, fuzz: fuzz, rounding: rounding)
+        }
+        let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
+        let width = reference.width, height = reference.height, rowBytes = width * 4
+        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { output, count in
+            reference.pixels.withUnsafeBufferPointer { refBuffer in
+                guard let out = output.baseAddress, let ref = refBuffer.baseAddress else { return }
+                let shared = UncheckedSendable((out, ref))
+                RowBands.forEach(height: height, bytesPerRow: rowBytes) { rows in
+                    let (out, ref) = shared.value
+                    for y in rows {
+                        for x in 0..<width {
+                            let k = (y * width + x) * 4
+                            let color = test.differs(x: x, y: y) ? highlight : lowlight
+                            out[k] = overlay8(color.r, ref[k], rounding)
+                            out[k + 1] = overlay8(color.g, ref[k + 1], rounding)
+                            out[k + 2] = overlay8(color.b, ref[k + 2], rounding)
+                            out[k + 3] = 255
+                        }
+                    }
+                }
+            }
+            count = height * rowBytes
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: false)
+    }
+
+    /// `c` at 80 % over `v`, as written at 8 bits: `floor((4c + v) / 5)` under IM6 Q16,
+    /// rounded under IM7 HDRI.
+    @inline(__always)
+    static func overlay8(_ c: UInt8, _ v: UInt8, _ rounding: ImageMagickRounding) -> UInt8 {
+        let sum = 4 * Int(c) + Int(v)
+        switch rounding {
+        case .im6: return UInt8(sum / 5)
+        case .im7: return UInt8((2 * sum + 5) / 10)
+        }
+    }
+
+    /// Pixel by pixel in ImageMagick's Q16 arithmetic: the path for 16-bit references, and the
+    /// reference the 8-bit path is tested against.
+    static func differenceImageGeneral(
+        _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double, rounding: ImageMagickRounding
+    ) -> RGBAImage {
         let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
         let comparable = failure.pixelCount > 0
         var output = OutputBuilder(
@@ -247,38 +346,48 @@ public enum ImageMagickCompare {
             for x in 0..<reference.width {
                 let index = y * reference.width + x
                 let color = !comparable || test.differs(x: x, y: y) ? highlight : lowlight
-                let overlay = [color.r, color.g, color.b].map { Double($0) * 257 }
                 let sa = 1 - Q16.scale * (Q16.range - Double(color.a) * 257)
-                var channels: [UInt16] = [0, 0, 0]
-                for c in 0..<3 {
-                    let value = sa * overlay[c] + Double(reference.quantum(index, c)) * (1 - sa)
-                    channels[c] = Q16.written(value, rounding: rounding, sixteenBit: output.sixteenBit)
+                func channel(_ overlay: UInt8, _ c: Int) -> UInt16 {
+                    let value = sa * Double(overlay) * 257 + Double(reference.quantum(index, c)) * (1 - sa)
+                    return Q16.written(value, rounding: rounding, sixteenBit: output.sixteenBit)
                 }
-                output.set(index, channels[0], channels[1], channels[2], opaque)
+                output.set(index, channel(color.r, 0), channel(color.g, 1), channel(color.b, 2), opaque)
             }
         }
         return output.image()
     }
 
     /// The per-pixel test shared by the count and the image.
-    struct DifferenceTest {
+    struct DifferenceTest: Sendable {
         let reference: RGBAImage
         let failure: RGBAImage
         let thresholdSquared: Double
+        /// Without premultiplication the test is `max |Δq| ≥ this`, in Q16 units.
+        let integerThreshold: Int
 
         init(reference: RGBAImage, failure: RGBAImage, fuzz: Double) {
             self.reference = reference
             self.failure = failure
             let distance = max(fuzz, 0.5.squareRoot())
             thresholdSquared = distance * distance
+            var threshold = Int(distance.rounded(.up))
+            while threshold > 0, Double((threshold - 1) * (threshold - 1)) >= thresholdSquared { threshold -= 1 }
+            while Double(threshold * threshold) < thresholdSquared { threshold += 1 }
+            integerThreshold = threshold
         }
 
         @inline(__always)
         func differs(x: Int, y: Int) -> Bool {
             let p = min(y, reference.height - 1) * reference.width + min(x, reference.width - 1)
             let q = min(y, failure.height - 1) * failure.width + min(x, failure.width - 1)
-            let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
-            let da = reference.hasAlpha ? Q16.scale * Double(failure.quantum(q, 3)) : 1
+            guard reference.hasAlpha else {
+                for c in 0..<3 where abs(reference.quantum(p, c) - failure.quantum(q, c)) >= integerThreshold {
+                    return true
+                }
+                return false
+            }
+            let sa = Q16.scale * Double(reference.quantum(p, 3))
+            let da = Q16.scale * Double(failure.quantum(q, 3))
             for c in 0..<3 {
                 let distance = sa * Double(reference.quantum(p, c)) - da * Double(failure.quantum(q, c))
                 if distance * distance >= thresholdSquared { return true }

@@ -3,26 +3,54 @@ import XCTest
 
 /// The closed integer forms hold against ImageMagick's own double arithmetic.
 final class ImageMagickKernelTests: XCTestCase {
-    /// Every opaque 8-bit (reference, failure) sample pair, both roundings: the integer fast
-    /// path equals the general Porter-Duff path.
+    /// Every opaque 8-bit (reference, failure) sample pair, both roundings: the 8-bit fast
+    /// path (closed integer forms) equals the general Porter-Duff path.
     func testOpaqueBlendClosedFormEqualsGeneralPath() {
+        var reference = [UInt8](), failure = [UInt8]()
+        for s in 0...255 {
+            for d in 0...255 {
+                reference += [UInt8(s), UInt8(255 - s), UInt8(s / 3), 255]
+                failure += [UInt8(d), UInt8(d), UInt8(255 - d), 255]
+            }
+        }
+        let ref = RGBAImage(width: 256, height: 256, pixels: reference, hasAlpha: false)
+        let fail = RGBAImage(width: 256, height: 256, pixels: failure, hasAlpha: false)
         for rounding in ImageMagickRounding.allCases {
-            var reference = [UInt8](), failure = [UInt8]()
-            for s in 0...255 {
-                for d in 0...255 {
-                    reference += [UInt8(s), UInt8(s), UInt8(s), 255]
-                    failure += [UInt8(d), UInt8(d), UInt8(d), 255]
+            XCTAssertEqual(
+                ImageMagickBlend.renderEightBit(reference: ref, failure: fail, rounding: rounding),
+                ImageMagickBlend.renderGeneral(reference: ref, failure: fail, rounding: rounding), "\(rounding)")
+            XCTAssertEqual(
+                ImageMagickCompare.differenceImage(ref, fail, rounding: rounding),
+                ImageMagickCompare.differenceImageGeneral(ref, fail, fuzz: 0, rounding: rounding), "\(rounding)")
+        }
+    }
+
+    /// Random images with alpha, both orders of size, several fuzz values: fast paths equal
+    /// the general ones.
+    func testRenderersEqualGeneralPathOnRandomImages() {
+        var generator = SplitMix(seed: 2024)
+        func image(_ width: Int, _ height: Int, alpha: Bool) -> RGBAImage {
+            let pixels = (0..<(width * height * 4)).map { index -> UInt8 in
+                let value = UInt8(truncatingIfNeeded: generator.next())
+                return index % 4 == 3 && !alpha ? 255 : (index % 4 == 3 && value > 200 ? 255 : value)
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: alpha)
+        }
+        for (refAlpha, failAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
+            for (refSize, failSize) in [((13, 7), (13, 7)), ((20, 9), (11, 14)), ((5, 5), (9, 3))] {
+                let ref = image(refSize.0, refSize.1, alpha: refAlpha)
+                let fail = image(failSize.0, failSize.1, alpha: failAlpha)
+                for rounding in ImageMagickRounding.allCases {
+                    XCTAssertEqual(
+                        ImageMagickBlend.render(reference: ref, failure: fail, rounding: rounding),
+                        ImageMagickBlend.renderGeneral(reference: ref, failure: fail, rounding: rounding))
+                    for fuzz in [0.0, 3276.8, 20000] {
+                        XCTAssertEqual(
+                            ImageMagickCompare.differenceImage(ref, fail, fuzz: fuzz, rounding: rounding),
+                            ImageMagickCompare.differenceImageGeneral(ref, fail, fuzz: fuzz, rounding: rounding))
+                    }
                 }
             }
-            let ref = RGBAImage(width: 256, height: 256, pixels: reference, hasAlpha: false)
-            let fail = RGBAImage(width: 256, height: 256, pixels: failure, hasAlpha: false)
-            var general = OutputBuilder(width: 256, height: 256, sixteenBit: false, hasAlpha: false)
-            var closed = OutputBuilder(width: 256, height: 256, sixteenBit: false, hasAlpha: false)
-            for index in 0..<(256 * 256) {
-                ImageMagickBlend.blendQ16(ref, index, fail, index, rounding, &general)
-                ImageMagickBlend.blendOpaque8(ref.pixels, index * 4, fail.pixels, index * 4, rounding, index, &closed)
-            }
-            XCTAssertEqual(general.pixels, closed.pixels, "\(rounding)")
         }
     }
 
@@ -65,5 +93,21 @@ final class ImageMagickKernelTests: XCTestCase {
         let ae = ImageMagickCompare.absoluteError(reference, failure, fuzz: ImageMagickCompare.fuzz(percent: 5))
         XCTAssertEqual(ae.count, 1)
         XCTAssertEqual(ae.boundingBox, PixelRect(minX: 1, minY: 0, maxX: 1, maxY: 0))
+    }
+}
+
+final class DifferenceTestThresholdTests: XCTestCase {
+    /// The integer test for references without alpha equals `(Δq)² ≥ t²` in doubles.
+    func testIntegerThresholdEqualsSquaredDistance() {
+        for fuzz in [0.0, 1.0, 256.5, 3276.8, 1000.5, 257 * 12.75, 65535] {
+            for delta in 0...255 {
+                let ref = RGBAImage(width: 1, height: 1, pixels: [0, 0, 0, 255], hasAlpha: false)
+                let fail = RGBAImage(width: 1, height: 1, pixels: [UInt8(delta), 0, 0, 255], hasAlpha: false)
+                let test = ImageMagickCompare.DifferenceTest(reference: ref, failure: fail, fuzz: fuzz)
+                let distance = max(fuzz, 0.5.squareRoot())
+                let expected = Double(257 * delta) * Double(257 * delta) >= distance * distance
+                XCTAssertEqual(test.differs(x: 0, y: 0), expected, "fuzz \(fuzz) Δ \(delta)")
+            }
+        }
     }
 }
