@@ -144,48 +144,63 @@ public enum ImageMagickBlend {
         return output.image()
     }
 
-    /// 8-bit images, row bands on all cores: opaque pixel pairs take the closed integer form,
-    /// the others the general arithmetic.
+    /// 8-bit images, row bands on all cores.
     static func renderEightBit(
         reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding
     ) -> RGBAImage {
-        let width = failure.width, height = failure.height
-        let blendWidth = min(reference.width, failure.width)
-        let blendHeight = min(reference.height, failure.height)
-        let rowBytes = width * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { output, count in
+        Renderer(reference: reference, failure: failure, rounding: rounding).image()
+    }
+
+    /// The overlay of two 8-bit images, row by row: an encoder can write it band by band
+    /// without holding the whole overlay. Opaque pixel pairs take the closed integer form, the
+    /// others ImageMagick's general arithmetic.
+    public struct Renderer: RowRenderer {
+        public let reference: RGBAImage
+        public let failure: RGBAImage
+        public let rounding: ImageMagickRounding
+
+        /// - Precondition: both images are 8-bit (16-bit ones go through ``render(reference:failure:rounding:)``).
+        public init(reference: RGBAImage, failure: RGBAImage, rounding: ImageMagickRounding = .im7) {
+            precondition(!reference.is16Bit && !failure.is16Bit, "the row renderer is for 8-bit images")
+            self.reference = reference
+            self.failure = failure
+            self.rounding = rounding
+        }
+
+        public var width: Int { failure.width }
+        public var height: Int { failure.height }
+        public var hasAlpha: Bool { failure.hasAlpha }
+
+        public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+            let rowBytes = width * 4
+            let blendWidth = min(reference.width, failure.width)
+            let blendHeight = min(reference.height, failure.height)
             failure.pixels.withUnsafeBufferPointer { failBuffer in
                 reference.pixels.withUnsafeBufferPointer { refBuffer in
-                    guard let out = output.baseAddress, let fail = failBuffer.baseAddress else { return }
-                    let ref = refBuffer.baseAddress
-                    let shared = UncheckedSendable((out, fail, ref))
-                    RowBands.forEach(height: height, bytesPerRow: rowBytes) { rows in
-                        let (out, fail, ref) = shared.value
-                        for y in rows {
-                            let row = y * rowBytes
-                            (out + row).update(from: fail + row, count: rowBytes)
-                            guard y < blendHeight, let ref else { continue }
-                            for x in 0..<blendWidth {
-                                let d = row + x * 4, s = (y * reference.width + x) * 4
-                                if ref[s + 3] == 255 && fail[d + 3] == 255 {
-                                    out[d] = UInt8(opaqueBlend8(min(255, Int(ref[s]) + 102), Int(fail[d]), rounding))
-                                    out[d + 1] = UInt8(opaqueBlend8(Int(ref[s + 1]), Int(fail[d + 1]), rounding))
-                                    out[d + 2] = UInt8(opaqueBlend8(Int(ref[s + 2]), Int(fail[d + 2]), rounding))
-                                } else {
-                                    let p = blendedPixel(reference, s / 4, failure, d / 4, rounding, sixteenBit: false)
-                                    out[d] = UInt8(p.r)
-                                    out[d + 1] = UInt8(p.g)
-                                    out[d + 2] = UInt8(p.b)
-                                    out[d + 3] = UInt8(p.a)
-                                }
+                    guard let fail = failBuffer.baseAddress else { return }
+                    for y in rows {
+                        let out = output + (y - rows.lowerBound) * rowBytes
+                        let row = y * rowBytes
+                        out.update(from: fail + row, count: rowBytes)
+                        guard y < blendHeight, let ref = refBuffer.baseAddress else { continue }
+                        for x in 0..<blendWidth {
+                            let o = x * 4, d = row + x * 4, s = (y * reference.width + x) * 4
+                            if ref[s + 3] == 255 && fail[d + 3] == 255 {
+                                out[o] = UInt8(opaqueBlend8(min(255, Int(ref[s]) + 102), Int(fail[d]), rounding))
+                                out[o + 1] = UInt8(opaqueBlend8(Int(ref[s + 1]), Int(fail[d + 1]), rounding))
+                                out[o + 2] = UInt8(opaqueBlend8(Int(ref[s + 2]), Int(fail[d + 2]), rounding))
+                            } else {
+                                let p = blendedPixel(reference, s / 4, failure, d / 4, rounding, sixteenBit: false)
+                                out[o] = UInt8(p.r)
+                                out[o + 1] = UInt8(p.g)
+                                out[o + 2] = UInt8(p.b)
+                                out[o + 3] = UInt8(p.a)
                             }
                         }
                     }
                 }
             }
-            count = height * rowBytes
         }
-        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: failure.hasAlpha)
     }
 
     /// `(3s + 2d) div 5` (IM6) or `(6s + 4d + 5) div 10` (IM7) for opaque 8-bit samples.
@@ -295,29 +310,41 @@ public enum ImageMagickCompare {
         if reference.is16Bit || reference.pixelCount == 0 || failure.pixelCount == 0 {
             return differenceImageGeneral(reference, failure, fuzz: fuzz, rounding: rounding)
         }
-        let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
-        let width = reference.width, height = reference.height, rowBytes = width * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { output, count in
-            reference.pixels.withUnsafeBufferPointer { refBuffer in
-                guard let out = output.baseAddress, let ref = refBuffer.baseAddress else { return }
-                let shared = UncheckedSendable((out, ref))
-                RowBands.forEach(height: height, bytesPerRow: rowBytes) { rows in
-                    let (out, ref) = shared.value
-                    for y in rows {
-                        for x in 0..<width {
-                            let k = (y * width + x) * 4
-                            let color = test.differs(x: x, y: y) ? highlight : lowlight
-                            out[k] = overlay8(color.r, ref[k], rounding)
-                            out[k + 1] = overlay8(color.g, ref[k + 1], rounding)
-                            out[k + 2] = overlay8(color.b, ref[k + 2], rounding)
-                            out[k + 3] = 255
-                        }
+        return DifferenceRenderer(reference: reference, failure: failure, fuzz: fuzz, rounding: rounding).image()
+    }
+
+    /// `compare`'s difference image of an 8-bit reference, row by row.
+    public struct DifferenceRenderer: RowRenderer {
+        let test: DifferenceTest
+        public let rounding: ImageMagickRounding
+
+        /// - Precondition: the reference is 8-bit and neither image is empty.
+        public init(reference: RGBAImage, failure: RGBAImage, fuzz: Double = 0, rounding: ImageMagickRounding = .im7) {
+            precondition(!reference.is16Bit && reference.pixelCount > 0 && failure.pixelCount > 0)
+            test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
+            self.rounding = rounding
+        }
+
+        public var width: Int { test.reference.width }
+        public var height: Int { test.reference.height }
+        public var hasAlpha: Bool { false }
+
+        public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+            test.reference.pixels.withUnsafeBufferPointer { refBuffer in
+                guard let ref = refBuffer.baseAddress else { return }
+                for y in rows {
+                    let out = output + (y - rows.lowerBound) * width * 4
+                    for x in 0..<width {
+                        let k = (y * width + x) * 4, o = x * 4
+                        let color = test.differs(x: x, y: y) ? highlight : lowlight
+                        out[o] = overlay8(color.r, ref[k], rounding)
+                        out[o + 1] = overlay8(color.g, ref[k + 1], rounding)
+                        out[o + 2] = overlay8(color.b, ref[k + 2], rounding)
+                        out[o + 3] = 255
                     }
                 }
             }
-            count = height * rowBytes
         }
-        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: false)
     }
 
     /// `c` at 80 % over `v`, as written at 8 bits: `floor((4c + v) / 5)` under IM6 Q16,
