@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Compares two images in one pass over their pixels, split into row bands across all cores.
 ///
 /// Sizes may differ: the overlap is compared and every pixel outside it counts as different
@@ -76,9 +74,8 @@ struct ComparisonEngine {
                     bands.withUnsafeMutableBufferPointer { bandResults in
                         guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return }
                         let shared = UncheckedSendable((a, b, maskPointer, bandResults.baseAddress))
-                        let work: @Sendable (Int) -> Void = { band in
+                        RowBands.forEach(height: height, bands: bandCount) { band, rows in
                             let (a, b, maskPointer, results) = shared.value
-                            let rows = self.rows(ofBand: band, of: bandCount)
                             var judge = PixelJudge(
                                 options: options, width: width, height: height, a: a, b: b,
                                 mask: maskPointer, maskWidth: fullWidth, ignored: ignored)
@@ -87,11 +84,6 @@ struct ComparisonEngine {
                             case .vectorized: judge.scanVectorized(rows: rows)
                             }
                             results?[band] = judge.statistics
-                        }
-                        if bandCount == 1 {
-                            work(0)
-                        } else {
-                            DispatchQueue.concurrentPerform(iterations: bandCount, execute: work)
                         }
                     }
                 }
@@ -103,15 +95,10 @@ struct ComparisonEngine {
         return result(total, mask: mask)
     }
 
+    /// The bands asked for, or about one per MiB of the two images' rows.
     func bandCount() -> Int {
-        if options.bands > 0 { return max(1, min(options.bands, height)) }
-        let pixels = width * height
-        guard pixels >= 1 << 18 else { return 1 }
-        return max(1, min(height / 16, 32))
-    }
-
-    func rows(ofBand band: Int, of count: Int) -> Range<Int> {
-        (height * band / count)..<(height * (band + 1) / count)
+        let bands = options.bands > 0 ? options.bands : RowBands.count(height: height, bytesPerRow: width * 8)
+        return max(1, min(bands, height))
     }
 
     /// Pixels outside the overlap are different: they exist in only one image.
@@ -220,11 +207,15 @@ struct PixelJudge {
         }
     }
 
-    /// Skips runs of 8 equal pixels with one 32-byte comparison; judges the rest one by one.
+    /// Skips equal rows, then runs of 8 equal pixels, with wide comparisons; judges the rest one by one.
     mutating func scanVectorized(rows: Range<Int>) {
         let rowBytes = width * 4
         for y in rows {
             let rowStart = y * rowBytes
+            if ignored == nil && rowsEqual(a + rowStart, b + rowStart, count: rowBytes) {
+                statistics.histogram[0] += width
+                continue
+            }
             var x = 0
             while x + 8 <= width {
                 let offset = rowStart + x * 4

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Which ImageMagick build's rounding an output reproduces.
 public enum ImageMagickRounding: String, Sendable, CaseIterable, Codable {
     /// ImageMagick 7's default Q16 HDRI build: samples are floats and the PNG writer rounds.
@@ -240,28 +238,6 @@ public enum ImageMagickBlend {
             channel(reference.quantum(s, 2), 2),
             alpha
         )
-    }
-}
-
-/// Splits rows into bands run on all cores; bands are big enough to be worth a thread.
-enum RowBands {
-    static func count(height: Int, bytesPerRow: Int) -> Int {
-        max(1, min(64, height, height * bytesPerRow / (1 << 20)))
-    }
-
-    static func forEach(height: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        forEach(height: height, bands: count(height: height, bytesPerRow: bytesPerRow), body)
-    }
-
-    static func forEach(height: Int, bands: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let bands = max(1, min(bands, height))
-        if bands == 1 {
-            body(0..<height)
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
-            body((height * band / bands)..<(height * (band + 1) / bands))
-        }
     }
 }
 

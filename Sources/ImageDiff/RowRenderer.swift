@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An 8-bit RGBA image produced a band of rows at a time, so that an encoder can write it
 /// without the whole image in memory, and bands can be made on separate cores.
 public protocol RowRenderer: Sendable {
@@ -23,5 +25,34 @@ extension RowRenderer {
             count = height * rowBytes
         }
         return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
+    }
+}
+
+/// Splits an image's rows into bands run on all cores; bands are large enough to be worth a
+/// thread, and nothing computed depends on how the rows were split.
+enum RowBands {
+    /// About one band per MiB of rows, at most 64.
+    static func count(height: Int, bytesPerRow: Int) -> Int {
+        max(1, min(64, height, height * bytesPerRow / (1 << 20)))
+    }
+
+    static func rows(ofBand band: Int, of bands: Int, height: Int) -> Range<Int> {
+        (height * band / bands)..<(height * (band + 1) / bands)
+    }
+
+    static func forEach(height: Int, bytesPerRow: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        forEach(height: height, bands: count(height: height, bytesPerRow: bytesPerRow)) { _, rows in body(rows) }
+    }
+
+    /// Runs `body` for each band, on the calling thread when there is one band.
+    static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
+        let bands = max(1, min(bands, height))
+        if bands == 1 {
+            body(0, 0..<height)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+            body(band, rows(ofBand: band, of: bands, height: height))
+        }
     }
 }
