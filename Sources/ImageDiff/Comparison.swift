@@ -178,17 +178,6 @@ enum PixelDelta {
             LabColor(r: first.r, g: first.g, b: first.b), LabColor(r: second.r, g: second.g, b: second.b))
     }
 
-    /// The same ΔE, with Lab conversions through `cache`.
-    @inline(__always)
-    static func deltaE(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula,
-        cache: inout LabCache
-    ) -> Double {
-        let first = rgbOverWhite(a, k), second = rgbOverWhite(b, k)
-        return formula.difference(
-            cache.lab(r: first.r, g: first.g, b: first.b), cache.lab(r: second.r, g: second.g, b: second.b))
-    }
-
     /// The Lab colour of the pixel at byte offset `k`, blended over white first if not opaque.
     @inline(__always)
     static func labOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> LabColor {

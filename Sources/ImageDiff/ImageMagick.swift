@@ -253,27 +253,41 @@ public enum ImageMagickCompare {
 
     /// The AE count over `max(w) × max(h)`, the smaller image extended by edge replication.
     public static func absoluteError(
-        _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0
-    ) -> (count: Int, area: Int, boundingBox: PixelRect?, mask: DifferenceMask) {
+        _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0, collectsMask: Bool = false
+    ) -> (count: Int, area: Int, boundingBox: PixelRect?, mask: DifferenceMask?) {
         let width = max(reference.width, failure.width)
         let height = max(reference.height, failure.height)
-        var mask = DifferenceMask(width: width, height: height)
+        var mask = collectsMask ? DifferenceMask(width: width, height: height) : nil
         guard reference.pixelCount > 0 && failure.pixelCount > 0 else {
-            for y in 0..<height { for x in 0..<width { mask.set(x: x, y: y) } }
+            for y in 0..<height { for x in 0..<width { mask?.set(x: x, y: y) } }
             let box = width * height > 0 ? PixelRect(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1) : nil
             return (width * height, width * height, box, mask)
         }
         let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
-        var count = 0
-        var box: PixelRect?
-        for y in 0..<height {
-            for x in 0..<width where test.differs(x: x, y: y) {
-                count += 1
-                mask.set(x: x, y: y)
-                let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
-                box = box.map { $0.union(point) } ?? point
+        let bandCount = RowBands.count(height: height, bytesPerRow: width * 8)
+        var bands = [(count: Int, box: PixelRect?)](repeating: (0, nil), count: max(1, min(bandCount, height)))
+        mask.withMaskPointer { maskPointer in
+            bands.withUnsafeMutableBufferPointer { results in
+                let shared = UncheckedSendable((maskPointer, results.baseAddress))
+                RowBands.forEach(height: height, bands: bandCount) { band, rows in
+                    let (maskPointer, results) = shared.value
+                    var count = 0
+                    var box: PixelRect?
+                    for y in rows {
+                        test.forEachDifference(inRow: y, width: width) { x in
+                            count += 1
+                            maskPointer?[y * width + x] = 1
+                            let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
+                            box = box.map { $0.union(point) } ?? point
+                        }
+                    }
+                    results?[band] = (count, box)
+                }
             }
         }
+        let count = bands.reduce(0) { $0 + $1.count }
+        var box: PixelRect?
+        for bandBox in bands.compactMap(\.box) { box = box.map { $0.union(bandBox) } ?? bandBox }
         return (count, width * height, box, mask)
     }
 
@@ -377,6 +391,37 @@ public enum ImageMagickCompare {
             while threshold > 0, Double((threshold - 1) * (threshold - 1)) >= thresholdSquared { threshold -= 1 }
             while Double(threshold * threshold) < thresholdSquared { threshold += 1 }
             integerThreshold = threshold
+        }
+
+        /// Calls `body` with each differing x of row `y`, over `width` columns. Opaque 8-bit
+        /// rows take an integer test and skip equal runs; the rest goes pixel by pixel.
+        @inline(__always)
+        func forEachDifference(inRow y: Int, width: Int, _ body: (Int) -> Void) {
+            var x = 0
+            if !reference.hasAlpha, !reference.is16Bit, !failure.is16Bit, y < min(reference.height, failure.height) {
+                let overlap = min(reference.width, failure.width)
+                let levels = (integerThreshold + 256) / 257
+                reference.pixels.withUnsafeBufferPointer { refBuffer in
+                    failure.pixels.withUnsafeBufferPointer { failBuffer in
+                        guard let ref = refBuffer.baseAddress, let fail = failBuffer.baseAddress else { return }
+                        let p = ref + y * reference.width * 4, q = fail + y * failure.width * 4
+                        if rowsEqual(p, q, count: overlap * 4) { return }
+                        for column in 0..<overlap {
+                            let k = column * 4
+                            if abs(Int(p[k]) - Int(q[k])) >= levels || abs(Int(p[k + 1]) - Int(q[k + 1])) >= levels
+                                || abs(Int(p[k + 2]) - Int(q[k + 2])) >= levels
+                            {
+                                body(column)
+                            }
+                        }
+                    }
+                }
+                x = overlap
+            }
+            while x < width {
+                if differs(x: x, y: y) { body(x) }
+                x += 1
+            }
         }
 
         @inline(__always)

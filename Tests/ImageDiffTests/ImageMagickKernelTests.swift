@@ -111,3 +111,40 @@ final class DifferenceTestThresholdTests: XCTestCase {
         }
     }
 }
+
+final class AbsoluteErrorFastPathTests: XCTestCase {
+    /// The banded count with its 8-bit integer test and equal-row skipping equals the plain
+    /// per-pixel test, over the whole edge-extended area, with and without alpha.
+    func testBandedCountEqualsPerPixelTest() {
+        var generator = SplitMix(seed: 77)
+        func image(_ width: Int, _ height: Int, alpha: Bool) -> RGBAImage {
+            var pixels = [UInt8]()
+            for index in 0..<(width * height) {
+                let base = UInt8(truncatingIfNeeded: index / 97)
+                let noisy = generator.next() % 5 == 0
+                pixels += [base, base &+ (noisy ? UInt8(generator.next() % 30) : 0), 7, alpha ? UInt8(truncatingIfNeeded: generator.next()) : 255]
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: alpha)
+        }
+        for alpha in [false, true] {
+            for (refSize, failSize) in [((600, 700), (600, 700)), ((650, 400), (500, 720))] {
+                let ref = image(refSize.0, refSize.1, alpha: alpha), fail = image(failSize.0, failSize.1, alpha: alpha)
+                for fuzz in [0.0, 3276.8] {
+                    let ae = ImageMagickCompare.absoluteError(ref, fail, fuzz: fuzz, collectsMask: true)
+                    let test = ImageMagickCompare.DifferenceTest(reference: ref, failure: fail, fuzz: fuzz)
+                    var count = 0
+                    var expectedMask = DifferenceMask(width: ae.mask?.width ?? 0, height: ae.mask?.height ?? 0)
+                    for y in 0..<max(ref.height, fail.height) {
+                        for x in 0..<max(ref.width, fail.width) where test.differs(x: x, y: y) {
+                            count += 1
+                            expectedMask.set(x: x, y: y)
+                        }
+                    }
+                    XCTAssertGreaterThan(count, 0)
+                    XCTAssertEqual(ae.count, count, "alpha \(alpha) fuzz \(fuzz)")
+                    XCTAssertEqual(ae.mask, expectedMask)
+                }
+            }
+        }
+    }
+}
