@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, whatever the clone is called.
+let imgdiff = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+// The benchmark suite lives in its own package so that users of imgdiff's libraries never
+// pull in the benchmark harness.
+let package = Package(
+    name: "imgdiff-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ImageDiffBenchmarks",
+            dependencies: [
+                .product(name: "ImageDiff", package: imgdiff),
+                .product(name: "ImageCodecs", package: imgdiff),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ImageDiffBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ]
+)
