@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -49,31 +53,21 @@ static inline uint8_t paeth(int a, int b, int c) {
     return (uint8_t)(pb <= pc ? b : c);
 }
 
-void cic_png_unfilter_row_scalar(int filter, uint8_t *row, const uint8_t *previous, size_t length, int bpp) {
+void cic_png_unfilter_row_scalar(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous,
+                                 size_t length, int bpp) {
     size_t i;
-    switch (filter) {
-    case 1:
-        for (i = (size_t)bpp; i < length; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
-        break;
-    case 2:
-        if (previous)
-            for (i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + previous[i]);
-        break;
-    case 3:
-        for (i = 0; i < length; i++) {
-            int left = i >= (size_t)bpp ? row[i - bpp] : 0, up = previous ? previous[i] : 0;
-            row[i] = (uint8_t)(row[i] + ((left + up) >> 1));
+    for (i = 0; i < length; i++) {
+        int left = i >= (size_t)bpp ? out[i - bpp] : 0, up = previous ? previous[i] : 0;
+        int corner = (previous && i >= (size_t)bpp) ? previous[i - bpp] : 0;
+        int predictor = 0;
+        switch (filter) {
+        case 1: predictor = left; break;
+        case 2: predictor = up; break;
+        case 3: predictor = (left + up) >> 1; break;
+        case 4: predictor = paeth(left, up, corner); break;
+        default: break;
         }
-        break;
-    case 4:
-        for (i = 0; i < length; i++) {
-            int left = i >= (size_t)bpp ? row[i - bpp] : 0, up = previous ? previous[i] : 0;
-            int corner = (previous && i >= (size_t)bpp) ? previous[i - bpp] : 0;
-            row[i] = (uint8_t)(row[i] + paeth(left, up, corner));
-        }
-        break;
-    default:
-        break;
+        out[i] = (uint8_t)(in[i] + predictor);
     }
 }
 
@@ -89,32 +83,45 @@ static inline void store4(void *p, __m128i v) {
     memcpy(p, &x, 4);
 }
 
+/* Each kernel reads a block of `in` before it writes the same block of `out`, so `out` may
+ * sit at or below `in` (rows are unfiltered and moved down over their filter bytes at once). */
+
 /* Sub, 4 bytes a pixel: a prefix sum over the four pixels of a 16-byte block. */
-static void sub4_sse2(uint8_t *row, size_t length) {
+static void sub4_sse2(uint8_t *out, const uint8_t *in, size_t length) {
     __m128i carry = _mm_setzero_si128();
     size_t i = 0;
     for (; i + 16 <= length; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(row + i));
+        __m128i x = _mm_loadu_si128((const __m128i *)(in + i));
         x = _mm_add_epi8(x, _mm_slli_si128(x, 4));
         x = _mm_add_epi8(x, _mm_slli_si128(x, 8));
         x = _mm_add_epi8(x, carry);
-        _mm_storeu_si128((__m128i *)(row + i), x);
+        _mm_storeu_si128((__m128i *)(out + i), x);
         carry = _mm_shuffle_epi32(x, _MM_SHUFFLE(3, 3, 3, 3));
     }
     for (; i < length; i += 4) {
-        __m128i x = _mm_add_epi8(load4(row + i), carry);
-        store4(row + i, x);
+        __m128i x = _mm_add_epi8(load4(in + i), carry);
+        store4(out + i, x);
         carry = x;
     }
 }
 
-static void avg4_sse2(uint8_t *row, const uint8_t *previous, size_t length) {
+static void up_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
+    size_t i = 0;
+    for (; i + 16 <= length; i += 16) {
+        __m128i x = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(in + i)),
+                                 _mm_loadu_si128((const __m128i *)(previous + i)));
+        _mm_storeu_si128((__m128i *)(out + i), x);
+    }
+    for (; i < length; i++) out[i] = (uint8_t)(in[i] + previous[i]);
+}
+
+static void avg4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
     __m128i a = _mm_setzero_si128(), one = _mm_set1_epi8(1);
     for (size_t i = 0; i < length; i += 4) {
         __m128i b = load4(previous + i);
         __m128i average = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), one));
-        a = _mm_add_epi8(load4(row + i), average);
-        store4(row + i, a);
+        a = _mm_add_epi8(load4(in + i), average);
+        store4(out + i, a);
     }
 }
 
@@ -128,14 +135,14 @@ static inline __m128i select_if(__m128i condition, __m128i yes, __m128i no) {
 }
 
 /* Paeth, 4 bytes a pixel, one pixel at a time in 16-bit lanes (libpng's approach). */
-static void paeth4_sse2(uint8_t *row, const uint8_t *previous, size_t length) {
+static void paeth4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
     __m128i zero = _mm_setzero_si128();
     __m128i a = zero, b = zero, c, d = zero;
     for (size_t i = 0; i < length; i += 4) {
         c = b;
         b = _mm_unpacklo_epi8(load4(previous + i), zero);
         a = d;
-        d = _mm_unpacklo_epi8(load4(row + i), zero);
+        d = _mm_unpacklo_epi8(load4(in + i), zero);
         __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
         __m128i pc = abs_epi16(_mm_add_epi16(pa, pb));
         pa = abs_epi16(pa);
@@ -144,33 +151,52 @@ static void paeth4_sse2(uint8_t *row, const uint8_t *previous, size_t length) {
         __m128i nearest = select_if(_mm_cmpeq_epi16(smallest, pb), b, c);
         nearest = select_if(_mm_cmpeq_epi16(smallest, pa), a, nearest);
         d = _mm_and_si128(_mm_add_epi16(d, nearest), _mm_set1_epi16(0xFF));
-        store4(row + i, _mm_packus_epi16(d, d));
+        store4(out + i, _mm_packus_epi16(d, d));
     }
 }
 #endif
 
-int cic_png_unfilter_row(int filter, uint8_t *row, const uint8_t *previous, size_t length, int bpp) {
+int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length,
+                         int bpp) {
     if (filter < 0 || filter > 4) return 0;
-    if (filter == 0) return 1;
+    if (filter == 0 || (filter == 2 && !previous)) {
+        if (out != in) memmove(out, in, length);
+        return 1;
+    }
 #if defined(__SSE2__)
+    if (filter == 2) {
+        up_sse2(out, in, previous, length);
+        return 1;
+    }
     if (bpp == 4 && length % 4 == 0) {
-        if (filter == 1) {
-            sub4_sse2(row, length);
+        if (filter == 1 || (filter == 4 && !previous)) {
+            sub4_sse2(out, in, length);
             return 1;
         }
         if (filter == 3 && previous) {
-            avg4_sse2(row, previous, length);
+            avg4_sse2(out, in, previous, length);
             return 1;
         }
-        if (filter == 4 && previous) {
-            paeth4_sse2(row, previous, length);
+        if (filter == 4) {
+            paeth4_sse2(out, in, previous, length);
             return 1;
         }
     }
 #endif
-    if (filter == 4 && !previous) filter = 1; /* Paeth on the first row is Sub. */
-    cic_png_unfilter_row_scalar(filter, row, previous, length, bpp);
+    cic_png_unfilter_row_scalar(filter, out, in, previous, length, bpp);
     return 1;
+}
+
+void cic_advise_huge_pages(void *pointer, size_t length) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)pointer + huge - 1) & ~(huge - 1);
+    uintptr_t end = ((uintptr_t)pointer + length) & ~(huge - 1);
+    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)pointer;
+    (void)length;
+#endif
 }
 
 /* ---- chunks and inflate ------------------------------------------------------------- */
@@ -314,20 +340,20 @@ cic_fast_status cic_png_fast_decode(const uint8_t *data, size_t size, const cic_
         goto done;
     }
 
+    /* RGBA rows are unfiltered straight to their final place, over the filter bytes; RGB rows
+     * in place, then spread to RGBA below. */
     const uint8_t *previous = NULL;
     for (size_t y = 0; y < info->height; y++) {
-        uint8_t *row = filtered + y * stride;
-        if (!cic_png_unfilter_row(row[0], row + 1, previous, row_bytes, (int)channels)) {
+        const uint8_t *row = filtered + y * stride;
+        uint8_t *destination = channels == 4 ? pixels + y * row_bytes : (uint8_t *)row + 1;
+        if (!cic_png_unfilter_row(row[0], destination, row + 1, previous, row_bytes, (int)channels)) {
             status = fail(message, message_size, "bad adaptive filter value");
             goto done;
         }
-        previous = row + 1;
+        previous = destination;
     }
 
-    if (channels == 4) {
-        for (size_t y = 0; y < info->height; y++)
-            memmove(pixels + y * row_bytes, filtered + y * stride + 1, row_bytes);
-    } else {
+    if (channels == 3) {
         size_t out = 0;
         for (size_t y = 0; y < info->height; y++) {
             const uint8_t *source = filtered + y * stride + 1;

@@ -17,8 +17,12 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
     case corruptJPEG(String)
     /// ImageMagick recognised the format but could not decode it.
     case corruptImage(format: String, message: String)
-    /// The image is larger than ``ImageDecoder/maximumPixelCount`` or has a zero side.
+    /// The header gives a side of zero (or a size the platform cannot represent).
     case unsupportedSize(width: Int, height: Int)
+    /// The header's size exceeds one of the ``DecodingLimits``; nothing was allocated for it.
+    case tooLarge(width: Int, height: Int, limit: DecodingLimit)
+    /// The file is larger than ``DecodingLimits/maxFileSize`` (the limit, in bytes).
+    case fileTooLarge(limit: Int)
     /// The PNG encoder failed (libpng's message, or an invalid image).
     case cannotEncode(String)
     /// The output file could not be written (e.g. "no such directory").
@@ -35,20 +39,37 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
         case .corruptPNG(let message): "truncated or corrupt PNG: \(message)"
         case .corruptJPEG(let message): "truncated or corrupt JPEG: \(message)"
         case .corruptImage(let format, let message): "truncated or corrupt \(format): \(message)"
-        case .unsupportedSize(let width, let height):
-            width <= 0 || height <= 0
-                ? "unsupported image size \(width)x\(height)"
-                : "image too large: \(width)x\(height) (at most \(ImageDecoder.maximumPixelCount / 1_000_000) megapixels)"
+        case .unsupportedSize(let width, let height): "unsupported image size \(width)x\(height)"
+        case .tooLarge(let width, let height, let limit): Self.describeTooLarge(width, height, limit)
+        case .fileTooLarge(let limit):
+            "file is larger than the limit of \(formatByteCount(limit)); raise it with --max-file-size"
         case .cannotEncode(let message): "cannot encode PNG: \(message)"
         case .cannotWrite(let reason): "cannot write: \(reason)"
+        }
+    }
+
+    private static func describeTooLarge(_ width: Int, _ height: Int, _ limit: DecodingLimit) -> String {
+        let size = "image is \(width)x\(height)"
+        switch limit {
+        case .width(let maximum):
+            return "\(size): its width exceeds the limit of \(maximum) pixels; raise it with --max-width"
+        case .height(let maximum):
+            return "\(size): its height exceeds the limit of \(maximum) pixels; raise it with --max-height"
+        case .pixels(let maximum):
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            let count = overflow ? "" : " = \(pixels) pixels"
+            return "\(size)\(count), exceeding the limit of \(maximum) pixels; raise it with --max-pixels"
+        case .memory(let maximum):
+            return "\(size): decoding it needs more than the memory limit of \(formatByteCount(maximum)); "
+                + "raise it with --max-memory"
         }
     }
 }
 
 /// An ``ImageCodecError`` together with the file (or name) it concerns.
 ///
-/// The description is `"PATH: problem"`, for example `"a.png: empty file"`; write failures read
-/// `"cannot write PATH: reason"`, for example `"cannot write out/diff.png: no such directory"`.
+/// The description is `"PATH: problem"`, for example `"a.png: empty file"` or
+/// `"out/diff.png: cannot write: no such directory"`.
 public struct ImageFileError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String
     public var error: ImageCodecError
@@ -58,8 +79,5 @@ public struct ImageFileError: Error, Equatable, Sendable, CustomStringConvertibl
         self.error = error
     }
 
-    public var description: String {
-        if case .cannotWrite(let reason) = error { return "cannot write \(path): \(reason)" }
-        return "\(path): \(error)"
-    }
+    public var description: String { "\(path): \(error)" }
 }

@@ -1,3 +1,4 @@
+import CImageCodecs
 import ImageDiff
 
 /// Decodes PNG, JPEG and anything ImageMagick reads into an ``RGBAImage`` with raw samples:
@@ -6,56 +7,44 @@ import ImageDiff
 /// The format is chosen by the leading bytes, never by the file name: the PNG signature goes to
 /// libpng, `FF D8 FF` to libjpeg-turbo, everything else to ImageMagick (first frame only).
 public enum ImageDecoder {
-    /// The largest image, in pixels, the decoders accept.
-    public static let maximumPixelCount = 1 << 29
-
-    /// Reads and decodes the image file at `path`.
+    /// Reads and decodes the image file at `path`, refusing anything beyond `limits`.
     ///
     /// - Throws: ``ImageFileError`` naming `path`.
-    public static func decode(contentsOf path: String) throws(ImageFileError) -> RGBAImage {
-        let bytes = try ImageFile.read(path)
-        return try decode(bytes, name: path)
+    public static func decode(
+        contentsOf path: String, limits: DecodingLimits = .default
+    ) throws(ImageFileError) -> RGBAImage {
+        let bytes = try ImageFile.read(path, maxBytes: limits.maxFileSize)
+        return try decode(bytes, name: path, limits: limits)
     }
 
     /// Decodes an encoded image held in memory; `name` only labels errors.
     ///
     /// - Throws: ``ImageFileError`` naming `name`.
-    public static func decode(_ bytes: [UInt8], name: String) throws(ImageFileError) -> RGBAImage {
+    public static func decode(
+        _ bytes: [UInt8], name: String, limits: DecodingLimits = .default
+    ) throws(ImageFileError) -> RGBAImage {
         do {
             return try bytes.withUnsafeBufferPointer { buffer throws(ImageCodecError) in
-                try decode(buffer)
+                try decode(buffer, limits: limits)
             }
         } catch {
             throw ImageFileError(path: name, error: error)
         }
     }
 
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> RGBAImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) -> RGBAImage {
+        guard bytes.count <= limits.maxFileSize else { throw .fileTooLarge(limit: limits.maxFileSize) }
         switch ContainerFormat(sniffing: bytes) {
         case .empty:
             throw .emptyFile
         case .png:
-            return try PNGDecoder.decode(bytes)
+            return try PNGDecoder.decode(bytes, limits: limits)
         case .jpeg:
-            if let image = try JPEGDecoder.decode(bytes) { return image }
-            return try MagickDecoder.decode(bytes)
+            if let image = try JPEGDecoder.decode(bytes, limits: limits) { return image }
+            return try MagickDecoder.decode(bytes, limits: limits)
         case .other:
-            return try MagickDecoder.decode(bytes)
+            return try MagickDecoder.decode(bytes, limits: limits)
         }
-    }
-
-    /// Checks a decoder's reported size against the limits and converts it to `Int`.
-    static func checkedSize(
-        _ width: some BinaryInteger, _ height: some BinaryInteger
-    ) throws(ImageCodecError) -> (width: Int, height: Int) {
-        guard let w = Int(exactly: width), let h = Int(exactly: height) else {
-            throw .unsupportedSize(width: Int(clamping: width), height: Int(clamping: height))
-        }
-        let (pixels, overflow) = w.multipliedReportingOverflow(by: h)
-        guard w > 0, h > 0, !overflow, pixels <= maximumPixelCount else {
-            throw .unsupportedSize(width: w, height: h)
-        }
-        return (w, h)
     }
 
     /// Allocates the image's final sample buffer and lets `fill` write every sample into it
@@ -103,6 +92,19 @@ enum ContainerFormat: Equatable {
         } else {
             self = .other
         }
+    }
+}
+
+extension DecodingLimits {
+    /// The most scans a progressive JPEG may have: real encoders write about ten, and each scan
+    /// makes libjpeg revisit the whole image (libjpeg-turbo's fuzzers use 500 too).
+    static let maximumJPEGScans: UInt32 = 500
+
+    /// The limits as the C layer takes them.
+    var library: cic_decode_limits {
+        cic_decode_limits(
+            max_width: UInt32(clamping: maxWidth), max_height: UInt32(clamping: maxHeight),
+            max_memory: max(maxMemory, 1), max_scans: Self.maximumJPEGScans)
     }
 }
 

@@ -146,7 +146,7 @@ final class EncoderTests: XCTestCase {
         let path = directory.path("missing/out.png")
         XCTAssertThrowsError(try ImageFile.writePNG(image8(width: 2, height: 2, alpha: true), to: path)) { error in
             XCTAssertEqual(error as? ImageFileError, ImageFileError(path: path, error: .cannotWrite("no such directory")))
-            XCTAssertEqual("\(error)", "cannot write \(path): no such directory")
+            XCTAssertEqual("\(error)", "\(path): cannot write: no such directory")
         }
         XCTAssertEqual(try directory.contents(), [])
     }

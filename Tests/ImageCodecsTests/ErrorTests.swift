@@ -70,7 +70,7 @@ final class ErrorTests: XCTestCase {
             assertDecodeFails(png, "\(width)x\(height)") { error in
                 switch error {
                 case .corruptPNG: width == 0 || height == 0
-                case .unsupportedSize(let w, let h): w == width && h == height
+                case .tooLarge(let w, let h, .width(65_535)): w == width && h == height
                 default: false
                 }
             }
@@ -148,7 +148,8 @@ final class ErrorTests: XCTestCase {
             .noSuchFile, .isDirectory, .permissionDenied, .emptyFile, .cannotRead("input/output error"),
             .notRecognised, .corruptPNG("IDAT: CRC error"), .corruptJPEG("Bogus marker length"),
             .corruptImage(format: "GIF", message: "corrupt image"), .unsupportedSize(width: 0, height: 3),
-            .unsupportedSize(width: 100_000, height: 100_000), .cannotEncode("out of memory"),
+            .tooLarge(width: 100_000, height: 100_000, limit: .pixels(1 << 28)),
+            .tooLarge(width: 9, height: 9, limit: .memory(100)), .fileTooLarge(limit: 1 << 30), .cannotEncode("out of memory"),
             .cannotWrite("no such directory"),
         ]
         for error in errors {

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "cic_png_fast.h"
+#include "cic_png_write.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,7 +29,25 @@ typedef enum {
     /* Valid data this layer does not decode (a CMYK or YCCK JPEG). */
     CIC_UNSUPPORTED = 2,
     CIC_OUT_OF_MEMORY = 3,
+    /* The data asks for more than the caller's limits allow (see cic_decode_limits). */
+    CIC_LIMIT_EXCEEDED = 4,
 } cic_status;
+
+/*
+ * What a decode may cost. Sizes are checked by the caller from the header as well; these are
+ * the libraries' own limits, a second line of defence and a bound on their working memory.
+ */
+typedef struct {
+    /* libpng's user limits on IHDR width and height (at most 2^31 - 1). */
+    uint32_t max_width;
+    uint32_t max_height;
+    /* JPEG: the most bytes for the caller's output buffer (width * height * 4) and libjpeg's
+     * whole-image coefficient buffers (progressive JPEGs) together; cic_jpeg_open returns
+     * CIC_LIMIT_EXCEEDED, with *info filled in, for a JPEG that needs more. */
+    size_t max_memory;
+    /* The most scans a progressive JPEG may have (each scan rereads the whole image). */
+    uint32_t max_scans;
+} cic_decode_limits;
 
 typedef struct {
     uint32_t width;
@@ -42,18 +61,21 @@ typedef struct {
 typedef struct cic_png_decoder cic_png_decoder;
 typedef struct cic_jpeg_decoder cic_jpeg_decoder;
 
-/* PNG: every colour type and bit depth, interlaced or not; no gamma or ICC conversion. */
-cic_status cic_png_open(const uint8_t *data, size_t size, cic_png_decoder **decoder,
-                        cic_image_info *info, char *message, size_t message_size);
-/* `pixels` holds `size` bytes: height * width * 4 * (bit_depth / 8). Missing rows or a
- * missing IEND are errors. */
+/* PNG: every colour type and bit depth, interlaced or not; no gamma or ICC conversion.
+ * Ancillary chunks other than tRNS are skipped unread (no text or ICC decompression). */
+cic_status cic_png_open(const uint8_t *data, size_t size, const cic_decode_limits *limits,
+                        cic_png_decoder **decoder, cic_image_info *info,
+                        char *message, size_t message_size);
+/* `pixels` holds `size` bytes: height * width * 4 * (bit_depth / 8). Missing rows, a missing
+ * IEND and a palette index outside the palette are errors. */
 cic_status cic_png_read(cic_png_decoder *decoder, void *pixels, size_t size,
                         char *message, size_t message_size);
 void cic_png_close(cic_png_decoder *decoder);
 
 /* JPEG: islow IDCT, fancy upsampling, output RGBA with A = 255. CMYK/YCCK → CIC_UNSUPPORTED. */
-cic_status cic_jpeg_open(const uint8_t *data, size_t size, cic_jpeg_decoder **decoder,
-                         cic_image_info *info, char *message, size_t message_size);
+cic_status cic_jpeg_open(const uint8_t *data, size_t size, const cic_decode_limits *limits,
+                         cic_jpeg_decoder **decoder, cic_image_info *info,
+                         char *message, size_t message_size);
 cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *pixels, size_t size,
                          char *message, size_t message_size);
 void cic_jpeg_close(cic_jpeg_decoder *decoder);

@@ -46,11 +46,18 @@ cic_fast_status cic_png_fast_decode(const uint8_t *data, size_t size, const cic_
  * within the data with a correct CRC (critical chunks), image data, and IEND. */
 cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *message, size_t message_size);
 
-/* Unfilters one row in place with the plain scalar code (the reference the SIMD path is
- * tested against, and the path on other CPUs). `previous` is NULL for the first row. */
-void cic_png_unfilter_row_scalar(int filter, uint8_t *row, const uint8_t *previous, size_t length, int bpp);
+/* Unfilters one row from `in` to `out` with the plain scalar code (the reference the SIMD path
+ * is tested against, and the path on other CPUs). `out` may equal `in`, or sit below it;
+ * `previous` is the unfiltered row above, NULL for the first row. */
+void cic_png_unfilter_row_scalar(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous,
+                                 size_t length, int bpp);
 /* The same, with the SSE2 kernels where they exist. Returns 0 for an unknown filter type. */
-int cic_png_unfilter_row(int filter, uint8_t *row, const uint8_t *previous, size_t length, int bpp);
+int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length,
+                         int bpp);
+
+/* Asks Linux for transparent huge pages over a large, not yet touched buffer: far fewer page
+ * faults when it is first written. A hint; does nothing elsewhere. */
+void cic_advise_huge_pages(void *pointer, size_t length);
 
 #ifdef __cplusplus
 }
