@@ -1,0 +1,394 @@
+import RealModule
+
+/// A measured pair, named for reports.
+public struct TuningSample: Sendable, Equatable, Codable {
+    public var name: String
+    public var profile: DifferenceProfile
+
+    public init(name: String, profile: DifferenceProfile) {
+        self.name = name
+        self.profile = profile
+    }
+}
+
+/// The tolerance settings `imgdiff tune` recommends values for.
+public enum TuningMode: String, Sendable, Equatable, Codable, CaseIterable {
+    /// swift-snapshot-testing's `precision` + `perceptualPrecision` (also `imgdiff --precision
+    /// P --perceptual-precision Q`).
+    case snapshotTesting = "snapshot-testing"
+    /// `--metric channel --threshold T`: the largest channel difference, in levels.
+    case channel
+    /// `--metric cie94 --threshold T`.
+    case cie94
+    /// `--metric ciede2000 --threshold T`.
+    case ciede2000
+    /// `--metric yiq --threshold T` (pixelmatch).
+    case yiq
+    /// `--metric yiq --threshold T --antialiasing`.
+    case yiqAntialiasing = "yiq-antialiasing"
+
+    /// The order in which ties are broken, and the choice without must-fail pairs: perceptual
+    /// measures first.
+    public static let preference: [TuningMode] = [
+        .ciede2000, .cie94, .yiqAntialiasing, .yiq, .channel, .snapshotTesting,
+    ]
+
+    /// What the mode's scores measure.
+    public var unit: String {
+        switch self {
+        case .snapshotTesting: return "share of pixels over the ΔE94 limit"
+        case .channel: return "levels"
+        case .cie94: return "ΔE94"
+        case .ciede2000: return "ΔE2000"
+        case .yiq, .yiqAntialiasing: return "YIQ threshold"
+        }
+    }
+}
+
+/// How well one setting tells noise from real changes.
+public struct Separation: Sendable, Equatable, Codable {
+    /// Under the recommended setting every noise pair passes and every must-fail pair fails.
+    public var separates: Bool
+    /// `(changeLimit − noiseLimit) / max(changeLimit, noiseLimit)`, from −1 to 1: the share of
+    /// the weakest change's score that the worst noise leaves unused (negative: they overlap).
+    public var margin: Double
+    /// The worst noise pair's score; `nil` when it cannot pass at all (size differs).
+    public var noiseLimit: Double?
+    /// The weakest change's score; `nil` when every change differs in size.
+    public var changeLimit: Double?
+    /// The must-fail pair closest to the noise.
+    public var weakestChange: String?
+    /// Noise pairs scoring at or above the weakest change.
+    public var overlappingNoise: [String]
+    /// Must-fail pairs scoring at or below the worst noise.
+    public var overlappingChanges: [String]
+}
+
+/// The recommendation for one mode.
+public struct TunedSetting: Sendable, Equatable, Codable {
+    public var mode: TuningMode
+    /// Whether the recommended value passes every noise pair (false when no value can: a size
+    /// difference, or a YIQ threshold that would have to exceed 1).
+    public var passesAllNoise: Bool
+    /// The tightest value that passes every noise pair, in ``TuningMode/unit``.
+    public var noiseLimit: Double?
+    /// The noise pair that sets ``noiseLimit``.
+    public var limitingNoisePair: String?
+    /// The recommended threshold (all modes but swift-snapshot-testing).
+    public var threshold: Double?
+    /// The recommended `precision` and `perceptualPrecision` (swift-snapshot-testing mode).
+    public var snapshotTesting: SnapshotPrecision?
+    /// The 99.9th percentile of noise ΔE94 that `perceptualPrecision` was chosen to cover
+    /// (swift-snapshot-testing mode).
+    public var noiseDeltaE94Percentile999: Double?
+    /// How far the recommended value sits beyond ``noiseLimit``, relative to it: the requested
+    /// safety margin, less when a must-fail pair is closer, more where rounding added some.
+    public var safetyMargin: Double?
+    /// The imgdiff options applying the setting, to append to `imgdiff REF NEW`.
+    public var cliArguments: [String]
+    /// Present when must-fail pairs were given.
+    public var separation: Separation?
+}
+
+/// What `imgdiff tune` concludes.
+public struct TuningReport: Sendable, Equatable, Codable {
+    /// The requested safety margin: recommended thresholds are the noise limit times `1 + margin`.
+    public var safetyMargin: Double
+    public var settings: [TunedSetting]
+    /// The mode to use: with must-fail pairs the one separating them from the noise by the
+    /// widest margin, otherwise the first of ``TuningMode/preference`` passing all noise.
+    public var recommended: TuningMode?
+    /// With must-fail pairs: whether the recommended setting separates them from the noise.
+    public var separates: Bool?
+
+    public var recommendedSetting: TunedSetting? { settings.first { $0.mode == recommended } }
+
+    public func setting(_ mode: TuningMode) -> TunedSetting? { settings.first { $0.mode == mode } }
+}
+
+/// Finds the tightest tolerances that pass known render noise, and checks them against real
+/// changes.
+///
+/// For each threshold mode a pair's *score* is the smallest threshold that passes it (its
+/// largest channel delta, largest ΔE, or smallest passing YIQ threshold). The recommended
+/// threshold is the worst noise score times `1 + safetyMargin`, rounded up to a short decimal;
+/// when that would let a must-fail pair pass, it moves to the middle of the gap.
+///
+/// For swift-snapshot-testing, `perceptualPrecision` is the tightest of
+/// ``SnapshotTestingGrid/perceptualPrecisions`` whose ΔE94 limit covers the noise's 99.9th
+/// percentile times `1 + safetyMargin`; `precision` then lets through the pixels beyond it:
+/// the worst noise pair's share times `1 + safetyMargin`, and at least the 0.1 % the
+/// percentile leaves out. When that does not separate the must-fail pairs, the other grid
+/// values are tried and the widest margin wins.
+public enum Tuning {
+    public static func recommend(
+        noise: [TuningSample], mustFail: [TuningSample] = [], safetyMargin: Double = 0.25
+    ) -> TuningReport {
+        var settings: [TunedSetting] = []
+        for mode in TuningMode.allCases {
+            if mode == .snapshotTesting {
+                settings.append(snapshotTestingSetting(noise: noise, mustFail: mustFail, safetyMargin: safetyMargin))
+            } else if let rule = ThresholdRule(mode) {
+                settings.append(rule.setting(noise: noise, mustFail: mustFail, safetyMargin: safetyMargin))
+            }
+        }
+        let candidates = settings.filter(\.passesAllNoise)
+        let recommended: TunedSetting?
+        if mustFail.isEmpty {
+            recommended = TuningMode.preference.lazy.compactMap { mode in candidates.first { $0.mode == mode } }.first
+        } else {
+            recommended = candidates.max { a, b in
+                let (sa, sb) = (a.separation, b.separation)
+                if sa?.separates != sb?.separates { return sb?.separates == true }
+                if sa?.margin != sb?.margin { return (sa?.margin ?? -1) < (sb?.margin ?? -1) }
+                return preferenceRank(a.mode) > preferenceRank(b.mode)
+            }
+        }
+        return TuningReport(
+            safetyMargin: safetyMargin, settings: settings, recommended: recommended?.mode,
+            separates: mustFail.isEmpty ? nil : (recommended?.separation?.separates ?? false))
+    }
+
+    static func preferenceRank(_ mode: TuningMode) -> Int {
+        TuningMode.preference.firstIndex(of: mode) ?? TuningMode.preference.count
+    }
+
+    // MARK: swift-snapshot-testing
+
+    static func snapshotTestingSetting(
+        noise: [TuningSample], mustFail: [TuningSample], safetyMargin: Double
+    ) -> TunedSetting {
+        let limits = SnapshotTestingGrid.deltaELimits
+        let comparable = noise.filter { !$0.profile.premultipliedEqual }
+        let percentile = comparable.map(\.profile.deltaE94.percentile999).max() ?? 0
+        let wanted = percentile * (1 + safetyMargin)
+        let ruleIndex = limits.firstIndex { Double($0) >= wanted } ?? limits.count - 1
+
+        var best = snapshotTestingSetting(
+            at: ruleIndex, noise: noise, mustFail: mustFail, safetyMargin: safetyMargin)
+        if !mustFail.isEmpty, best.separation?.separates != true {
+            for index in limits.indices where index != ruleIndex {
+                let other = snapshotTestingSetting(
+                    at: index, noise: noise, mustFail: mustFail, safetyMargin: safetyMargin)
+                guard other.passesAllNoise, other.separation?.separates == true else { continue }
+                if best.separation?.separates != true || (other.separation?.margin ?? -1) > (best.separation?.margin ?? -1) {
+                    best = other
+                }
+            }
+        }
+        best.noiseDeltaE94Percentile999 = percentile
+        return best
+    }
+
+    static func snapshotTestingSetting(
+        at index: Int, noise: [TuningSample], mustFail: [TuningSample], safetyMargin: Double
+    ) -> TunedSetting {
+        let perceptualPrecision = SnapshotTestingGrid.perceptualPrecisions[index]
+        func share(_ profile: DifferenceProfile) -> Double {
+            if profile.premultipliedEqual { return 0 }
+            if profile.sizeDiffers || profile.totalPixels == 0 { return .infinity }
+            return Double(profile.perceptualFailures[index]) / Double(profile.totalPixels)
+        }
+        func passes(_ profile: DifferenceProfile, _ precision: Float) -> Bool {
+            if profile.sizeDiffers || profile.totalPixels == 0 { return false }
+            if profile.premultipliedEqual { return true }
+            let failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
+            let actualPixelPrecision = 1 - failingPixelPercent
+            return !(actualPixelPrecision < precision)
+        }
+        let scores = Scores(noise: noise, mustFail: mustFail, score: { share($0.profile) })
+        var setting = TunedSetting(
+            mode: .snapshotTesting, passesAllNoise: false, noiseLimit: finite(scores.noiseLimit),
+            limitingNoisePair: scores.limitingNoisePair, cliArguments: [])
+        guard scores.noiseLimit.isFinite else {
+            if !mustFail.isEmpty { setting.separation = scores.separation(separates: false) }
+            return setting
+        }
+        var allowance = max(scores.noiseLimit * (1 + safetyMargin), 0.001)
+        if let changeLimit = scores.changeLimit, allowance >= changeLimit, scores.noiseLimit < changeLimit {
+            allowance = (scores.noiseLimit + changeLimit) / 2
+        }
+        var candidates: [Double] = (3...9).map { digits in
+            let scale = Double.exp10(Double(digits))
+            return ((1 - allowance) * scale + 1e-9).rounded(.down) / scale
+        }
+        candidates.append(1 - scores.noiseLimit)
+        let choice = choose(candidates.map { Float($0) }) { precision in
+            (noise.allSatisfy { passes($0.profile, precision) }, mustFail.allSatisfy { !passes($0.profile, precision) })
+        }
+        guard let (precision, separates) = choice else {
+            if !mustFail.isEmpty { setting.separation = scores.separation(separates: false) }
+            return setting
+        }
+        setting.passesAllNoise = true
+        setting.snapshotTesting = SnapshotPrecision(precision: precision, perceptualPrecision: perceptualPrecision)
+        setting.safetyMargin = scores.noiseLimit > 0 ? (1 - Double(precision)) / scores.noiseLimit - 1 : nil
+        setting.cliArguments = [
+            "--precision", decimal(precision), "--perceptual-precision", decimal(perceptualPrecision),
+        ]
+        if !mustFail.isEmpty { setting.separation = scores.separation(separates: separates) }
+        return setting
+    }
+
+    // MARK: Shared
+
+    /// The first candidate that passes all noise and fails all changes, else the first that
+    /// passes all noise, with whether it separates.
+    static func choose<Value>(_ candidates: [Value], _ check: (Value) -> (passesNoise: Bool, failsChanges: Bool))
+        -> (Value, Bool)?
+    {
+        var fallback: Value?
+        for candidate in candidates {
+            let (passesNoise, failsChanges) = check(candidate)
+            guard passesNoise else { continue }
+            if failsChanges { return (candidate, true) }
+            if fallback == nil { fallback = candidate }
+        }
+        return fallback.map { ($0, false) }
+    }
+
+    /// `value` rounded up to `digits` significant digits.
+    static func roundedUp(_ value: Double, significantDigits digits: Int) -> Double {
+        guard value > 0, value.isFinite else { return value }
+        let exponent = Double.log10(value).rounded(.down)
+        let scale = Double.exp10(Double(digits) - 1 - exponent)
+        return (value * scale * (1 - 1e-12)).rounded(.up) / scale
+    }
+
+    static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+    /// The shortest decimal spelling: `3`, `2.3`, `0.985`.
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func decimal(_ value: Float) -> String {
+        value == value.rounded() && abs(value) < 1e7 ? String(Int(value)) : String(value)
+    }
+}
+
+/// Every pair's score in one mode, and what separates noise from changes.
+struct Scores {
+    let noise: [(name: String, score: Double)]
+    let changes: [(name: String, score: Double)]
+
+    init(noise: [TuningSample], mustFail: [TuningSample], score: (TuningSample) -> Double) {
+        self.noise = noise.map { ($0.name, score($0)) }
+        self.changes = mustFail.map { ($0.name, score($0)) }
+    }
+
+    var noiseLimit: Double { noise.map(\.score).max() ?? 0 }
+    var limitingNoisePair: String? { noise.max { $0.score < $1.score }?.name }
+    var changeLimit: Double? { changes.map(\.score).min() }
+
+    func separation(separates: Bool) -> Separation {
+        let weakest = changes.min { $0.score < $1.score }
+        let noiseLimit = noiseLimit
+        let changeLimit = weakest?.score ?? .infinity
+        let margin: Double
+        if changeLimit == .infinity {
+            margin = noiseLimit.isFinite ? 1 : 0
+        } else if noiseLimit == .infinity {
+            margin = -1
+        } else {
+            let scale = max(changeLimit, noiseLimit)
+            margin = scale == 0 ? 0 : (changeLimit - noiseLimit) / scale
+        }
+        return Separation(
+            separates: separates, margin: margin,
+            noiseLimit: Tuning.finite(noiseLimit), changeLimit: Tuning.finite(changeLimit),
+            weakestChange: weakest?.name,
+            overlappingNoise: noise.filter { $0.score >= changeLimit }.map(\.name),
+            overlappingChanges: changes.filter { $0.score <= noiseLimit }.map(\.name))
+    }
+}
+
+/// A mode whose verdict is one threshold against one per-pair score.
+struct ThresholdRule {
+    let mode: TuningMode
+
+    init?(_ mode: TuningMode) {
+        guard mode != .snapshotTesting else { return nil }
+        self.mode = mode
+    }
+
+    /// The smallest threshold that passes the pair; infinite when none does.
+    func score(_ profile: DifferenceProfile) -> Double {
+        guard !profile.sizeDiffers else { return .infinity }
+        switch mode {
+        case .channel: return Double(profile.maxChannelDelta)
+        case .cie94: return profile.deltaE94.max
+        case .ciede2000: return profile.deltaE2000.max
+        case .yiq: return (profile.maxYIQDelta / 35215).squareRoot()
+        case .yiqAntialiasing: return (profile.maxYIQDeltaBeyondAntialiasing / 35215).squareRoot()
+        case .snapshotTesting: return .infinity
+        }
+    }
+
+    /// Whether `imgdiff` with this threshold finds no differing pixel, by the comparison's own rule.
+    func passes(_ profile: DifferenceProfile, threshold: Double) -> Bool {
+        guard !profile.sizeDiffers else { return false }
+        switch mode {
+        case .channel: return profile.maxChannelDelta <= Int(threshold.rounded(.down))
+        case .cie94: return profile.deltaE94.max <= threshold
+        case .ciede2000: return profile.deltaE2000.max <= threshold
+        case .yiq: return profile.maxYIQDelta <= PixelMatch.maximumDelta(threshold: threshold)
+        case .yiqAntialiasing:
+            return profile.maxYIQDeltaBeyondAntialiasing <= PixelMatch.maximumDelta(threshold: threshold)
+        case .snapshotTesting: return false
+        }
+    }
+
+    /// The largest threshold the CLI accepts.
+    var maximum: Double {
+        switch mode {
+        case .yiq, .yiqAntialiasing: return 1
+        default: return .infinity
+        }
+    }
+
+    func arguments(threshold: Double) -> [String] {
+        switch mode {
+        case .channel: return ["--metric", "channel", "--threshold", Tuning.decimal(threshold)]
+        case .cie94: return ["--metric", "cie94", "--threshold", Tuning.decimal(threshold)]
+        case .ciede2000: return ["--metric", "ciede2000", "--threshold", Tuning.decimal(threshold)]
+        case .yiq: return ["--metric", "yiq", "--threshold", Tuning.decimal(threshold)]
+        case .yiqAntialiasing:
+            return ["--metric", "yiq", "--threshold", Tuning.decimal(threshold), "--antialiasing"]
+        case .snapshotTesting: return []
+        }
+    }
+
+    func setting(noise: [TuningSample], mustFail: [TuningSample], safetyMargin: Double) -> TunedSetting {
+        let scores = Scores(noise: noise, mustFail: mustFail) { score($0.profile) }
+        let noiseLimit = scores.noiseLimit
+        var setting = TunedSetting(
+            mode: mode, passesAllNoise: false, noiseLimit: Tuning.finite(noiseLimit),
+            limitingNoisePair: scores.limitingNoisePair, cliArguments: [])
+        if !mustFail.isEmpty { setting.separation = scores.separation(separates: false) }
+        guard noiseLimit <= maximum else { return setting }
+
+        var target = noiseLimit * (1 + safetyMargin)
+        if let changeLimit = scores.changeLimit, target >= changeLimit, noiseLimit < changeLimit {
+            target = (noiseLimit + changeLimit) / 2
+        }
+        var candidates: [Double]
+        if mode == .channel {
+            candidates = [target.rounded(.up), noiseLimit]
+        } else {
+            candidates = (2...9).map { Tuning.roundedUp(target, significantDigits: $0) } + [target, noiseLimit]
+        }
+        candidates = candidates.filter { $0 <= maximum }
+        let choice = Tuning.choose(candidates) { threshold in
+            (noise.allSatisfy { passes($0.profile, threshold: threshold) },
+             mustFail.allSatisfy { !passes($0.profile, threshold: threshold) })
+        }
+        guard let (threshold, separates) = choice else { return setting }
+        setting.passesAllNoise = true
+        setting.threshold = threshold
+        setting.safetyMargin = noiseLimit > 0 ? threshold / noiseLimit - 1 : nil
+        setting.cliArguments = arguments(threshold: threshold)
+        if !mustFail.isEmpty { setting.separation = scores.separation(separates: separates) }
+        return setting
+    }
+}
