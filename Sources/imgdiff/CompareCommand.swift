@@ -67,16 +67,17 @@ struct CompareCommand: AsyncParsableCommand {
         try OutputPaths.check(outputs, inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
 
         let options = try comparison.options(collectsMask: maskOutput != nil)
-        let (referenceBytes, actualBytes) = try readPair(reference, actual)
+        let limits = comparison.limits.decodingLimits
+        let (referenceBytes, actualBytes) = try readPair(reference, actual, limits: limits)
         let result: DiffResult
         let snapshot: SnapshotVerdict?
-        if output == nil, diffOutput == nil, let size = try identicalImageSize(referenceBytes, actualBytes, name: reference) {
+        if output == nil, diffOutput == nil, let size = try identicalImageSize(referenceBytes, actualBytes, name: reference, limits: limits) {
             result = DiffResult(identicalImagesOf: size, options: options)
             snapshot = comparison.snapshotPrecision.map { _ in .passed }
-            if let maskOutput, let mask = result.mask { try write(mask.render(), to: maskOutput) }
+            if let maskOutput, let mask = result.mask { try write(mask, to: maskOutput) }
         } else {
             let (referenceImage, actualImage) = try await decodePair(
-                (referenceBytes, reference), (actualBytes, actual))
+                (referenceBytes, reference), (actualBytes, actual), limits: limits)
             result = ImageDiff.compare(referenceImage, actualImage, options: options)
             snapshot = comparison.snapshotPrecision.map { $0.verdict(reference: referenceImage, actual: actualImage) }
             try writeOutputs(referenceImage, actualImage, result)
@@ -88,17 +89,44 @@ struct CompareCommand: AsyncParsableCommand {
         return report.match ? 0 : 1
     }
 
+    /// Writes all outputs or none: each is staged beside its destination and renamed into
+    /// place only once every one is written.
     func writeOutputs(_ reference: RGBAImage, _ actual: RGBAImage, _ result: DiffResult) throws(CommandLineError) {
-        if let output {
-            try write(ImageMagickBlend.render(reference: reference, failure: actual, rounding: comparison.rounding), to: output)
+        let files = StagedFiles()
+        do {
+            let rounding = comparison.rounding
+            if let output {
+                try files.add(to: output) { () throws(ImageCodecError) in
+                    if reference.is16Bit || actual.is16Bit {
+                        return try PNGEncoder.encode(ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding))
+                    }
+                    return try PNGEncoder.encode(ImageMagickBlend.Renderer(reference: reference, failure: actual, rounding: rounding))
+                }
+            }
+            if let diffOutput {
+                let fuzz = comparison.fuzz.distance
+                try files.add(to: diffOutput) { () throws(ImageCodecError) in
+                    if reference.is16Bit || reference.pixelCount == 0 || actual.pixelCount == 0 {
+                        return try PNGEncoder.encode(ImageMagickCompare.differenceImage(reference, actual, fuzz: fuzz, rounding: rounding))
+                    }
+                    return try PNGEncoder.encode(
+                        ImageMagickCompare.DifferenceRenderer(reference: reference, failure: actual, fuzz: fuzz, rounding: rounding))
+                }
+            }
+            if let maskOutput, let mask = result.mask {
+                try files.add(to: maskOutput) { () throws(ImageCodecError) in try PNGEncoder.encode(mask: mask) }
+            }
+            try files.commit()
+        } catch {
+            throw CommandLineError(error.description)
         }
-        if let diffOutput {
-            let diff = ImageMagickCompare.differenceImage(
-                reference, actual, fuzz: comparison.fuzz.distance, rounding: comparison.rounding)
-            try write(diff, to: diffOutput)
-        }
-        if let maskOutput, let mask = result.mask {
-            try write(mask.render(), to: maskOutput)
+    }
+
+    func write(_ mask: DifferenceMask, to path: String) throws(CommandLineError) {
+        do {
+            try ImageFile.writePNG(mask: mask, to: path)
+        } catch {
+            throw CommandLineError(error.description)
         }
     }
 
@@ -113,7 +141,9 @@ struct CompareCommand: AsyncParsableCommand {
 
 /// Byte-identical PNG files are identical images: their structure is checked, their pixels
 /// need not be decoded. Returns nil when the files differ or are not PNGs.
-func identicalImageSize(_ first: [UInt8], _ second: [UInt8], name: String) throws(CommandLineError) -> ImageSize? {
+func identicalImageSize(
+    _ first: [UInt8], _ second: [UInt8], name: String, limits: DecodingLimits = .default
+) throws(CommandLineError) -> ImageSize? {
     guard first.count == second.count, !first.isEmpty else { return nil }
     let equal = first.withUnsafeBytes { a in
         second.withUnsafeBytes { b in
@@ -123,16 +153,18 @@ func identicalImageSize(_ first: [UInt8], _ second: [UInt8], name: String) throw
     }
     guard equal else { return nil }
     do {
-        return try ImageDecoder.structurallyValidPNGSize(first, name: name)
+        return try ImageDecoder.structurallyValidPNGSize(first, name: name, limits: limits)
     } catch {
         throw CommandLineError(error.description)
     }
 }
 
 /// Reads both inputs' bytes.
-func readPair(_ first: String, _ second: String) throws(CommandLineError) -> ([UInt8], [UInt8]) {
+func readPair(
+    _ first: String, _ second: String, limits: DecodingLimits = .default
+) throws(CommandLineError) -> ([UInt8], [UInt8]) {
     do {
-        return (try ImageFile.read(first), try ImageFile.read(second))
+        return (try ImageFile.read(first, maxBytes: limits.maxFileSize), try ImageFile.read(second, maxBytes: limits.maxFileSize))
     } catch {
         throw CommandLineError(error.description)
     }
@@ -140,10 +172,10 @@ func readPair(_ first: String, _ second: String) throws(CommandLineError) -> ([U
 
 /// Decodes two files' bytes at once, one per core.
 func decodePair(
-    _ first: (bytes: [UInt8], name: String), _ second: (bytes: [UInt8], name: String)
+    _ first: (bytes: [UInt8], name: String), _ second: (bytes: [UInt8], name: String), limits: DecodingLimits = .default
 ) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
-    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(first.bytes, name: first.name) }
-    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(second.bytes, name: second.name) }
+    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(first.bytes, name: first.name, limits: limits) }
+    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(second.bytes, name: second.name, limits: limits) }
     let (resultA, resultB) = await (a, b)
     do {
         return (try resultA.get(), try resultB.get())
@@ -153,9 +185,11 @@ func decodePair(
 }
 
 /// Decodes both inputs at once, one per core.
-func decodePair(_ first: String, _ second: String) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
-    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: first) }
-    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: second) }
+func decodePair(
+    _ first: String, _ second: String, limits: DecodingLimits = .default
+) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
+    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: first, limits: limits) }
+    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: second, limits: limits) }
     let (resultA, resultB) = await (a, b)
     do {
         return (try resultA.get(), try resultB.get())
@@ -164,9 +198,9 @@ func decodePair(_ first: String, _ second: String) async throws(CommandLineError
     }
 }
 
-func decode(_ path: String) throws(CommandLineError) -> RGBAImage {
+func decode(_ path: String, limits: DecodingLimits = .default) throws(CommandLineError) -> RGBAImage {
     do {
-        return try ImageDecoder.decode(contentsOf: path)
+        return try ImageDecoder.decode(contentsOf: path, limits: limits)
     } catch {
         throw CommandLineError(error.description)
     }

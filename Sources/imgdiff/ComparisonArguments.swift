@@ -40,6 +40,9 @@ struct ComparisonArguments: ParsableArguments {
     @Option(help: "Overlay and diff rounding: im7 (ImageMagick 7 HDRI, default) or im6 (ImageMagick 6 Q16).")
     var rounding: ImageMagickRounding = .im7
 
+    @OptionGroup(title: "Input limits")
+    var limits: DecodingLimitsArguments
+
     func validate() throws {
         if let threshold, !(threshold >= 0) || !threshold.isFinite {
             throw ValidationError("--threshold must be a number >= 0")
@@ -61,7 +64,7 @@ struct ComparisonArguments: ParsableArguments {
             ignoreAntialiasing: antialiasing,
             ignoreRegions: ignore.flatMap(\.rects),
             collectsMask: collectsMask)
-        if let ignoreMask { options.ignoreMask = try decode(ignoreMask) }
+        if let ignoreMask { options.ignoreMask = try decode(ignoreMask, limits: limits.decodingLimits) }
         return options
     }
 

@@ -154,33 +154,4 @@ final class CLITests: XCTestCase {
     }
 
     func path(_ name: String) -> String { work.appendingPathComponent(name).path }
-
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    func imgdiff(_ arguments: String...) throws -> Run { try imgdiff(arguments) }
-
-    func imgdiff(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    static let executable: URL = {
-        let directory = Bundle.main.bundleURL
-        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("imgdiff") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
 }

@@ -1,0 +1,290 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+import ImageDiff
+
+/// `imgdiff batch REF_DIR NEW_DIR`: every pair of two snapshot folders, with a review report.
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Compare two folders of snapshots and write a review report (HTML, JSON, JUnit).",
+        discussion: """
+            Files are paired by their path relative to each folder, recursively:
+            REF_DIR/a/b.png with NEW_DIR/a/b.png. Image files only (png, jpg,
+            jpeg, gif, bmp, tif, tiff, webp, ppm, pgm, pnm); hidden files and
+            folders are skipped. Each pair is one of:
+              changed   in both folders, different under the comparison options
+              passed    in both folders, and matching
+              new       only in NEW_DIR
+              deleted   only in REF_DIR
+              error     a file could not be read or decoded (the batch goes on)
+            Every comparison option of `imgdiff compare` applies to every pair.
+
+            Examples:
+              imgdiff batch Snapshots/ref Snapshots/ci --out report
+              imgdiff batch ref new --metric ciede2000 --threshold 2.3
+              imgdiff batch ref new --precision 0.999 --perceptual-precision 0.98
+              imgdiff batch ref new --approve     accept the changed and new images
+
+            Writes, under --out (default ./imgdiff-report):
+              index.html   the review page: failures first; filters; side by side,
+                           blend, mask, slider and onion skin; the numbers and the
+                           bounding box. index.html#filter=failed (or new,
+                           deleted, passed) opens it filtered.
+              report.json  arrays changed, passed, new, deleted, errors (relative
+                           paths) and pairs: per pair the status, metrics,
+                           verdict and output paths
+              junit.xml    one test case per pair; changed, new and deleted
+                           pairs are failures, unreadable ones errors
+              pairs/PATH/  for a changed pair blend.png, mask.png and copies of
+                           both images; for a new or deleted pair a copy of its
+                           image (passed pairs link to the input files)
+            --out may not overlap REF_DIR or NEW_DIR. On a terminal, stderr shows
+            a progress line: done/total, rate, ETA.
+
+            --approve, once the report is written, copies NEW_DIR/PATH over
+            REF_DIR/PATH for every changed and new pair and prints each file it
+            wrote. Deleted pairs are listed, never removed.
+
+            Exit status: 2 if any pair errored (each error is also one line on
+            stderr), else 1 if any pair changed, is new or was deleted, else 0.
+            With --approve: 2 on any error, 1 if deleted pairs remain, else 0.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder of reference snapshots.", valueName: "REF_DIR"))
+    var referenceDirectory: String
+
+    @Argument(help: ArgumentHelp("The folder of new snapshots.", valueName: "NEW_DIR"))
+    var newDirectory: String
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("The report folder.", valueName: "DIR"))
+    var outputDirectory = "imgdiff-report"
+
+    @Flag(help: "Copy the new image over the reference for each changed and new pair.")
+    var approve = false
+
+    @Option(help: "Pairs compared at once (default: one per core).")
+    var jobs: Int?
+
+    @OptionGroup var comparison: ComparisonArguments
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        do {
+            throw ExitCode(try await batch())
+        } catch let error as CommandLineError {
+            FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    func batch() async throws(CommandLineError) -> Int32 {
+        let pairing = try FolderPairing(reference: referenceDirectory, new: newDirectory)
+        try prepareOutputDirectory()
+        let job = PairJob(
+            referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
+            options: try comparison.options(collectsMask: true), snapshotPrecision: comparison.snapshotPrecision,
+            rounding: comparison.rounding, limits: comparison.limits.decodingLimits)
+        let items = pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
+            + pairing.onlyInReference.map(PairJob.Item.onlyReference)
+        var progress = ProgressLine(total: items.count, noun: "pairs")
+        let records = await mapConcurrently(items, jobs: jobs ?? defaultJobCount, progress: &progress) { job.process($0) }
+
+        let report = BatchReport(
+            referenceDirectory: referenceDirectory, newDirectory: newDirectory,
+            command: Array(CommandLine.arguments.dropFirst()), records: records)
+        try writeReport(report)
+        printSummary(report)
+        guard approve else { return report.exitCode }
+        return try approveChanges(report)
+    }
+
+    /// Creates the report folder; a previous report's `pairs/` is removed first.
+    func prepareOutputDirectory() throws(CommandLineError) {
+        for input in [referenceDirectory, newDirectory] {
+            if SnapshotFolder.isSameOrInside(outputDirectory, input) || SnapshotFolder.isSameOrInside(input, outputDirectory) {
+                throw CommandLineError("\(outputDirectory): the report folder may not overlap the input folder \(input); choose another --out")
+            }
+        }
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+            if manager.fileExists(atPath: SnapshotFolder.join(outputDirectory, "report.json")) {
+                let previous = SnapshotFolder.join(outputDirectory, "pairs")
+                if manager.fileExists(atPath: previous) { try manager.removeItem(atPath: previous) }
+            }
+        } catch {
+            throw CommandLineError("\(outputDirectory): cannot create the report folder (\(error.localizedDescription))")
+        }
+    }
+
+    func writeReport(_ report: BatchReport) throws(CommandLineError) {
+        do {
+            try ImageFile.write(Array(try report.json()), to: SnapshotFolder.join(outputDirectory, "report.json"))
+            try ImageFile.write(Array(JUnitReport.render(report).utf8), to: SnapshotFolder.join(outputDirectory, "junit.xml"))
+            try ImageFile.write(Array(try HTMLReport.render(report).utf8), to: SnapshotFolder.join(outputDirectory, "index.html"))
+        } catch let error as ImageFileError {
+            throw CommandLineError(error.description)
+        } catch {
+            throw CommandLineError("\(outputDirectory): cannot encode the report (\(error))")
+        }
+    }
+
+    func printSummary(_ report: BatchReport) {
+        for pair in report.pairs where pair.status != .passed {
+            let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            var line = "\(label) \(pair.path)"
+            if let metrics = pair.metrics { line += "  " + metrics.summary }
+            print(line)
+            if let error = pair.error {
+                FileHandle.standardError.write(Data("imgdiff: error: \(error)\n".utf8))
+            }
+        }
+        let s = report.summary
+        print("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(outputDirectory, "index.html"))")
+    }
+
+    /// Copies the new images of changed and new pairs over the references.
+    func approveChanges(_ report: BatchReport) throws(CommandLineError) -> Int32 {
+        var failed = report.summary.errors > 0
+        for pair in report.pairs where pair.status == .changed || pair.status == .new {
+            let source = SnapshotFolder.join(newDirectory, pair.path)
+            let destination = SnapshotFolder.join(referenceDirectory, pair.path)
+            do {
+                let bytes = try ImageFile.read(source)
+                let folder = (destination as NSString).deletingLastPathComponent
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try ImageFile.write(bytes, to: destination)
+                print("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
+            } catch {
+                FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+                failed = true
+            }
+        }
+        for path in report.deleted {
+            print("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
+        }
+        if failed { return 2 }
+        return report.deleted.isEmpty ? 0 : 1
+    }
+}
+
+/// Everything a worker needs to handle one pair; shared by the concurrent workers.
+struct PairJob: Sendable {
+    enum Item: Sendable {
+        case both(String)
+        case onlyNew(String)
+        case onlyReference(String)
+    }
+
+    let referenceDirectory: String
+    let newDirectory: String
+    let outputDirectory: String
+    let options: ComparisonOptions
+    let snapshotPrecision: SnapshotPrecision?
+    let rounding: ImageMagickRounding
+    let limits: DecodingLimits
+
+    func process(_ item: Item) -> PairRecord {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var record: PairRecord
+        switch item {
+        case .both(let path): record = compare(path)
+        case .onlyNew(let path): record = single(path, status: .new)
+        case .onlyReference(let path): record = single(path, status: .deleted)
+        }
+        let elapsed = (clock.now - start).components
+        record.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        return record
+    }
+
+    func compare(_ path: String) -> PairRecord {
+        let referenceFile = SnapshotFolder.join(referenceDirectory, path)
+        let newFile = SnapshotFolder.join(newDirectory, path)
+        func failure(_ message: String) -> PairRecord {
+            PairRecord(path: path, status: .error, referenceFile: referenceFile, newFile: newFile, error: message)
+        }
+        let reference: RGBAImage, actual: RGBAImage
+        do throws(ImageFileError) {
+            reference = try ImageDecoder.decode(contentsOf: referenceFile, limits: limits)
+            actual = try ImageDecoder.decode(contentsOf: newFile, limits: limits)
+        } catch {
+            return failure(error.description)
+        }
+        let result = ImageDiff.compare(reference, actual, options: options)
+        let snapshot = snapshotPrecision?.verdict(reference: reference, actual: actual)
+        let matches = snapshot?.passed ?? result.match
+        var record = PairRecord(
+            path: path, status: matches ? .passed : .changed, referenceFile: referenceFile, newFile: newFile,
+            metrics: PairMetrics(result), snapshot: snapshot)
+        if matches {
+            record.outputs.reference = SnapshotFolder.relativePath(of: referenceFile, from: outputDirectory)
+            record.outputs.new = SnapshotFolder.relativePath(of: newFile, from: outputDirectory)
+            return record
+        }
+        do {
+            let folder = try pairFolder(path)
+            record.outputs.reference = try copy(referenceFile, into: folder, as: "reference")
+            record.outputs.new = try copy(newFile, into: folder, as: "new")
+            try ImageFile.writePNG(
+                ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding),
+                to: SnapshotFolder.join(outputDirectory, folder + "/blend.png"))
+            record.outputs.blend = folder + "/blend.png"
+            if let mask = result.mask {
+                try ImageFile.writePNG(mask.render(), to: SnapshotFolder.join(outputDirectory, folder + "/mask.png"))
+                record.outputs.mask = folder + "/mask.png"
+            }
+        } catch let error as ImageFileError {
+            return failure(error.description)
+        } catch let error as CommandLineError {
+            return failure(error.description)
+        } catch {
+            return failure("\(path): \(error)")
+        }
+        return record
+    }
+
+    /// A new or deleted pair: a copy of its one image.
+    func single(_ path: String, status: PairStatus) -> PairRecord {
+        let file = SnapshotFolder.join(status == .new ? newDirectory : referenceDirectory, path)
+        var record = PairRecord(
+            path: path, status: status,
+            referenceFile: status == .deleted ? file : nil, newFile: status == .new ? file : nil)
+        do {
+            let copied = try copy(file, into: try pairFolder(path), as: status == .new ? "new" : "reference")
+            if status == .new { record.outputs.new = copied } else { record.outputs.reference = copied }
+        } catch let error as ImageFileError {
+            return PairRecord(path: path, status: .error, referenceFile: record.referenceFile, newFile: record.newFile, error: error.description)
+        } catch let error as CommandLineError {
+            return PairRecord(path: path, status: .error, referenceFile: record.referenceFile, newFile: record.newFile, error: error.description)
+        } catch {
+            return PairRecord(path: path, status: .error, error: "\(file): \(error)")
+        }
+        return record
+    }
+
+    /// `pairs/PATH`, created under the report folder; relative to it.
+    func pairFolder(_ path: String) throws(CommandLineError) -> String {
+        let folder = "pairs/" + path
+        let absolute = SnapshotFolder.join(outputDirectory, folder)
+        do {
+            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
+        } catch {
+            throw CommandLineError("\(absolute): cannot create the folder")
+        }
+        return folder
+    }
+
+    /// Copies `file` to `folder/NAME.EXT` (the source's extension); returns the relative path.
+    func copy(_ file: String, into folder: String, as name: String) throws(ImageFileError) -> String {
+        let ext = (file as NSString).pathExtension.lowercased()
+        let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
+        try ImageFile.write(try ImageFile.read(file), to: SnapshotFolder.join(outputDirectory, relative))
+        return relative
+    }
+}

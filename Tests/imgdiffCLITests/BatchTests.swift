@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ImageCodecs
+import ImageDiff
+import TestSupport
+import XCTest
+
+/// `imgdiff batch` on Fixtures/batch: ref/ and new/ hold changed (login.png,
+/// settings/account.png), identical (home.png, settings/theme.png), new
+/// (onboarding/welcome.png) and deleted (legacy/about.png) snapshots.
+final class BatchTests: XCTestCase {
+    var work: URL!
+    let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+    var reference: String { fixtures.appendingPathComponent("ref").path }
+    var new: String { fixtures.appendingPathComponent("new").path }
+    var out: String { work.appendingPathComponent("report").path }
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    func testFourListsJSONAndOutputs() throws {
+        let run = try imgdiff("batch", reference, new, "--out", out)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr, "", "no progress line when stderr is not a terminal")
+        let report = try json()
+        XCTAssertEqual(report["changed"] as? [String], ["login.png", "settings/account.png"])
+        XCTAssertEqual(report["passed"] as? [String], ["home.png", "settings/theme.png"])
+        XCTAssertEqual(report["new"] as? [String], ["onboarding/welcome.png"])
+        XCTAssertEqual(report["deleted"] as? [String], ["legacy/about.png"])
+        XCTAssertEqual(report["errors"] as? [String], [])
+
+        let pairs = try XCTUnwrap(report["pairs"] as? [[String: Any]])
+        XCTAssertEqual(pairs.map { $0["path"] as? String }, [
+            "login.png", "settings/account.png", "onboarding/welcome.png", "legacy/about.png", "home.png",
+            "settings/theme.png",
+        ], "failures first")
+        for pair in pairs {
+            let outputs = try XCTUnwrap(pair["outputs"] as? [String: String])
+            for (kind, path) in outputs {
+                let file = URL(fileURLWithPath: out).appendingPathComponent(path).path
+                XCTAssertNoThrow(try ImageDecoder.decode(contentsOf: file), "\(pair["path"] ?? "") \(kind)")
+            }
+        }
+
+        let login = try XCTUnwrap(pairs.first)
+        XCTAssertEqual(login["status"] as? String, "changed")
+        let metrics = try XCTUnwrap(login["metrics"] as? [String: Any])
+        XCTAssertGreaterThan(metrics["differentPixels"] as? Int ?? 0, 0)
+        XCTAssertEqual(metrics["totalPixels"] as? Int, 240 * 160)
+        XCTAssertNotNil(metrics["maxDeltaE"] as? Double)
+        XCTAssertNotNil(metrics["differentRatio"] as? Double)
+        XCTAssertEqual(Set((metrics["boundingBox"] as? [String: Int])?.keys ?? [:].keys), ["minX", "minY", "maxX", "maxY"])
+        let outputs = try XCTUnwrap(login["outputs"] as? [String: String])
+        XCTAssertEqual(Set(outputs.keys), ["reference", "new", "blend", "mask"])
+
+        let referenceImage = try ImageDecoder.decode(contentsOf: reference + "/login.png")
+        let newImage = try ImageDecoder.decode(contentsOf: new + "/login.png")
+        let blend = try ImageDecoder.decode(contentsOf: out + "/" + (outputs["blend"] ?? ""))
+        XCTAssertEqual(blend.pixels, ImageMagickBlend.render(reference: referenceImage, failure: newImage).pixels)
+        let mask = try ImageDecoder.decode(contentsOf: out + "/" + (outputs["mask"] ?? ""))
+        XCTAssertEqual(stride(from: 3, to: mask.pixels.count, by: 4).filter { mask.pixels[$0] != 0 }.count,
+                       metrics["differentPixels"] as? Int)
+
+        let passed = try XCTUnwrap(pairs.first { $0["path"] as? String == "home.png" })
+        XCTAssertEqual((passed["outputs"] as? [String: String])?.keys.sorted(), ["new", "reference"], "passed pairs link to the inputs")
+
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("changed ") }.count, 2)
+        XCTAssertTrue(lines.contains("new      onboarding/welcome.png"), run.stdout)
+        XCTAssertTrue(lines.contains("deleted  legacy/about.png"), run.stdout)
+        XCTAssertTrue(lines.last?.hasPrefix("6 pairs: 2 changed, 2 passed, 1 new, 1 deleted, 0 errors") ?? false, run.stdout)
+    }
+
+    func testJUnitReadsAsJUnit() throws {
+        XCTAssertEqual(try imgdiff("batch", reference, new, "--out", out).status, 1)
+        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: out + "/junit.xml"), options: [])
+        let root = try XCTUnwrap(document.rootElement())
+        XCTAssertEqual(root.name, "testsuites")
+        let suites = root.elements(forName: "testsuite")
+        XCTAssertEqual(suites.count, 1)
+        let suite = try XCTUnwrap(suites.first)
+        XCTAssertEqual(suite.attribute(forName: "tests")?.stringValue, "6")
+        XCTAssertEqual(suite.attribute(forName: "failures")?.stringValue, "4")
+        XCTAssertEqual(suite.attribute(forName: "errors")?.stringValue, "0")
+        XCTAssertNotNil(Double(suite.attribute(forName: "time")?.stringValue ?? ""))
+
+        let cases = suite.elements(forName: "testcase")
+        XCTAssertEqual(cases.count, 6)
+        var failureTypes: [String: String] = [:]
+        for testCase in cases {
+            let name = try XCTUnwrap(testCase.attribute(forName: "name")?.stringValue)
+            XCTAssertNotNil(testCase.attribute(forName: "classname")?.stringValue)
+            XCTAssertNotNil(Double(testCase.attribute(forName: "time")?.stringValue ?? ""))
+            if let failure = testCase.elements(forName: "failure").first {
+                failureTypes[name] = failure.attribute(forName: "type")?.stringValue
+                XCTAssertFalse(failure.attribute(forName: "message")?.stringValue?.isEmpty ?? true)
+            }
+        }
+        XCTAssertEqual(failureTypes, [
+            "login.png": "changed", "settings/account.png": "changed", "onboarding/welcome.png": "new",
+            "legacy/about.png": "deleted",
+        ])
+        let account = try XCTUnwrap(cases.first { $0.attribute(forName: "name")?.stringValue == "settings/account.png" })
+        XCTAssertEqual(account.attribute(forName: "classname")?.stringValue, "imgdiff.settings")
+        XCTAssertTrue(account.elements(forName: "failure").first?.stringValue?.contains("pixels differ") ?? false)
+    }
+
+    func testIdenticalFoldersExitZero() throws {
+        let run = try imgdiff("batch", reference, reference, "--out", out)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual((try json()["passed"] as? [String])?.count, 5)
+    }
+
+    func testComparisonOptionsApplyToEveryPair() throws {
+        let loose = try imgdiff("batch", reference, new, "--out", out, "--metric", "channel", "--threshold", "255")
+        XCTAssertEqual(loose.status, 1, "new and deleted pairs still fail")
+        let report = try json()
+        XCTAssertEqual(report["changed"] as? [String], [])
+        XCTAssertEqual((report["passed"] as? [String])?.count, 4)
+        let pairs = try XCTUnwrap(report["pairs"] as? [[String: Any]])
+        let metrics = try XCTUnwrap(pairs.first { $0["path"] as? String == "login.png" }?["metrics"] as? [String: Any])
+        XCTAssertEqual(metrics["metric"] as? String, "channel")
+
+        let snapshot = try imgdiff("batch", reference, new, "--out", out, "--precision", "0.9")
+        XCTAssertEqual(snapshot.status, 1)
+        let verdicts = try XCTUnwrap(try json()["pairs"] as? [[String: Any]])
+        XCTAssertNotNil(verdicts.first { $0["path"] as? String == "login.png" }?["snapshot"] as? [String: Any])
+    }
+
+    func testBadPairIsReportedAndTheBatchGoesOn() throws {
+        let copy = try copiedFixtures()
+        let broken = copy.appendingPathComponent("new/home.png").path
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: broken))
+        let run = try imgdiff("batch", copy.appendingPathComponent("ref").path, copy.appendingPathComponent("new").path, "--out", out)
+        XCTAssertEqual(run.status, 2)
+        let errorLines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(errorLines.count, 1, run.stderr)
+        XCTAssertTrue(errorLines.first?.hasPrefix("imgdiff: error: \(broken): ") ?? false, run.stderr)
+        let report = try json()
+        XCTAssertEqual(report["errors"] as? [String], ["home.png"])
+        XCTAssertEqual(report["changed"] as? [String], ["login.png", "settings/account.png"])
+        XCTAssertEqual(report["passed"] as? [String], ["settings/theme.png"])
+        let pairs = try XCTUnwrap(report["pairs"] as? [[String: Any]])
+        XCTAssertEqual(pairs.first?["status"] as? String, "error")
+        XCTAssertTrue((pairs.first?["error"] as? String)?.hasPrefix(broken + ": ") ?? false)
+    }
+
+    func testApproveCopiesChangedAndNewImages() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
+        let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out, "--approve")
+        XCTAssertEqual(run.status, 1, "the deleted pair remains: \(run.stderr)")
+        XCTAssertTrue(run.stdout.contains("approved: updated \(referenceFolder)/login.png"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("approved: updated \(referenceFolder)/settings/account.png"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("approved: added \(referenceFolder)/onboarding/welcome.png"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("not approved: legacy/about.png is deleted"), run.stdout)
+        for path in ["login.png", "settings/account.png", "onboarding/welcome.png"] {
+            XCTAssertEqual(FileManager.default.contents(atPath: "\(referenceFolder)/\(path)"),
+                           FileManager.default.contents(atPath: "\(newFolder)/\(path)"), path)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(referenceFolder)/legacy/about.png"), "never removed")
+
+        let again = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(again.status, 1)
+        let report = try json()
+        XCTAssertEqual(report["changed"] as? [String], [])
+        XCTAssertEqual(report["new"] as? [String], [])
+        XCTAssertEqual(report["deleted"] as? [String], ["legacy/about.png"])
+    }
+
+    func testReportFolderMayNotOverlapTheInputs() throws {
+        let copy = try copiedFixtures()
+        let inside = copy.appendingPathComponent("new/report").path
+        let run = try imgdiff("batch", copy.appendingPathComponent("ref").path, copy.appendingPathComponent("new").path, "--out", inside)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(inside): the report folder may not overlap"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: inside))
+    }
+
+    func testMissingFolder() throws {
+        let run = try imgdiff("batch", "/no/such/ref", new, "--out", out)
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stderr, "imgdiff: error: /no/such/ref: no such directory\n")
+    }
+
+    func testProgressLineOnATerminal() throws {
+        guard let script = ["/usr/bin/script", "/bin/script"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("util-linux `script` is needed to give imgdiff a terminal")
+        }
+        let command = [IMGDiffExecutable.url.path, "batch", reference, new, "--out", out, "--jobs", "2"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let run = try runProcess(URL(fileURLWithPath: script), ["-qec", command, "/dev/null"])
+        XCTAssertEqual(run.status, 1, run.stdout)
+        XCTAssertTrue(run.stdout.contains("6/6 pairs"), "progress line: \(run.stdout.debugDescription)")
+        XCTAssertTrue(run.stdout.contains("\r\u{1B}[K"), "drawn in place")
+    }
+
+    func testHelpTeaches() throws {
+        let run = try imgdiff("batch", "--help")
+        XCTAssertEqual(run.status, 0)
+        for expected in ["REF_DIR", "NEW_DIR", "--out", "--approve", "report.json", "junit.xml", "index.html", "Exit status", "--metric"] {
+            XCTAssertTrue(run.stdout.contains(expected), "missing \(expected)")
+        }
+    }
+
+    // MARK: Helpers
+
+    func json() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func copiedFixtures() throws -> URL {
+        let copy = work.appendingPathComponent("fixtures")
+        try FileManager.default.copyItem(at: fixtures, to: copy)
+        return copy
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+import TestSupport
+import XCTest
+
+/// The batch report's `index.html` in a real browser: Debian's chromium, headless (installed by
+/// `scripts/deps --test`). The page builds its cards with JavaScript, so every assertion reads
+/// the DOM after the script ran (`--dump-dom`), or the rendered pixels (`--screenshot`).
+final class BrowserReportTests: XCTestCase {
+    var work: URL!
+    var report: URL { work.appendingPathComponent("report") }
+    let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let run = try imgdiff("batch", fixtures.appendingPathComponent("ref").path,
+                              fixtures.appendingPathComponent("new").path, "--out", report.path)
+        XCTAssertEqual(run.status, 1, run.stderr)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    func testPageRendersEveryPairFailuresFirst() throws {
+        let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertFalse(html.contains("<article"), "cards come from the script, not the static HTML")
+        XCTAssertFalse(html.contains("http://") || html.contains("https://"), "no network")
+
+        let page = try dumpDOM()
+        XCTAssertEqual(page.body["data-ready"], "true", "the script ran")
+        XCTAssertEqual(page.body["data-filter"], "all")
+        XCTAssertEqual(page.pairs.map(\.path), [
+            "login.png", "settings/account.png", "onboarding/welcome.png", "legacy/about.png", "home.png",
+            "settings/theme.png",
+        ])
+        XCTAssertEqual(page.pairs.map(\.status), ["changed", "changed", "new", "deleted", "passed", "passed"])
+
+        let login = try XCTUnwrap(page.pairs.first)
+        XCTAssertEqual(login.tabs, ["Side by side", "Blend", "Mask", "Slider", "Onion skin"])
+        XCTAssertTrue(login.text.contains("1,440 / 38,400"), login.text)
+        XCTAssertTrue(login.text.contains("3.75%"), login.text)
+        XCTAssertTrue(login.text.contains("max ΔE94"), login.text)
+        XCTAssertTrue(login.markup.contains("class=\"box\""), "the bounding box is drawn")
+        XCTAssertEqual(login.images.map(\.src), ["pairs/login.png/reference.png", "pairs/login.png/new.png"])
+        XCTAssertEqual(login.images.map(\.loaded), ["true", "true"], "the images load from the report folder")
+    }
+
+    func testFiltersShowOnlyTheirPairs() throws {
+        let expected: [String: [String]] = [
+            "failed": ["login.png", "settings/account.png"],
+            "new": ["onboarding/welcome.png"],
+            "deleted": ["legacy/about.png"],
+            "passed": ["home.png", "settings/theme.png"],
+        ]
+        for (filter, paths) in expected {
+            let page = try dumpDOM(fragment: "filter=\(filter)")
+            XCTAssertEqual(page.body["data-filter"], filter)
+            XCTAssertEqual(page.pairs.map(\.path), paths, filter)
+            XCTAssertEqual(page.currentFilter, filter)
+        }
+        let passed = try dumpDOM(fragment: "filter=passed")
+        let home = try XCTUnwrap(passed.pairs.first)
+        XCTAssertEqual(home.images.map(\.loaded), ["true", "true"], "passed pairs link to the input files")
+    }
+
+    func testViews() throws {
+        let views: [String: (images: [String], control: Bool)] = [
+            "blend": (["blend"], false),
+            "mask": (["reference", "mask"], false),
+            "slider": (["reference", "new"], true),
+            "onion": (["reference", "new"], true),
+        ]
+        for (view, expectation) in views {
+            let page = try dumpDOM(fragment: "filter=failed&view=\(view)")
+            XCTAssertEqual(page.pairs.count, 2)
+            for pair in page.pairs {
+                XCTAssertTrue(pair.markup.contains("data-view=\"\(view)\" aria-selected=\"true\"")
+                    || pair.markup.contains("aria-selected=\"true\" data-view=\"\(view)\""), "\(view) tab selected")
+                XCTAssertEqual(pair.images.map { String($0.alt.split(separator: " ")[0]) }, expectation.images, view)
+                XCTAssertEqual(pair.markup.contains("type=\"range\""), expectation.control, view)
+            }
+            XCTAssertEqual(page.pairs[0].images.map(\.loaded), expectation.images.map { _ in "true" }, view)
+        }
+    }
+
+    func testScreenshot() throws {
+        let shot = work.appendingPathComponent("shot.png")
+        try runChromium(["--window-size=1280,900", "--screenshot=\(shot.path)", pageURL(fragment: "")])
+        let image = try ImageDecoder.decode(contentsOf: shot.path)
+        XCTAssertEqual(image.size, ImageSize(width: 1280, height: 900))
+        var colours = Set<RGBA>()
+        var badgeRed = 0, header = 0
+        for y in stride(from: 0, to: image.height, by: 2) {
+            for x in stride(from: 0, to: image.width, by: 2) {
+                let pixel = image[x, y]
+                colours.insert(pixel)
+                if pixel == RGBA(217, 45, 32) { badgeRed += 1 }
+                if pixel == RGBA(37, 99, 235) { header += 1 }
+            }
+        }
+        XCTAssertGreaterThan(colours.count, 200, "a rendered page, not a blank one")
+        XCTAssertGreaterThan(badgeRed, 20, "the red 'changed' badge and card edge")
+        XCTAssertGreaterThan(header, 2000, "the snapshots themselves (their blue headers)")
+    }
+
+    /// 5,000 pairs: the page still renders at once, with only the first 40 cards in the DOM.
+    func testFiveThousandPairsStayLazy() throws {
+        let big = work.appendingPathComponent("big")
+        let source = fixtures.appendingPathComponent("ref/home.png").path
+        let changed = fixtures.appendingPathComponent("ref/login.png").path
+        for index in 0..<5000 {
+            let folder = "d\(index % 50)"
+            for side in ["ref", "new"] {
+                let directory = big.appendingPathComponent("\(side)/\(folder)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let target = directory.appendingPathComponent("s\(index).png").path
+                try FileManager.default.linkItem(atPath: side == "new" && index % 500 == 0 ? changed : source, toPath: target)
+            }
+        }
+        let bigReport = work.appendingPathComponent("big-report")
+        let run = try imgdiff("batch", big.appendingPathComponent("ref").path, big.appendingPathComponent("new").path,
+                              "--out", bigReport.path)
+        XCTAssertEqual(run.status, 1, run.stderr)
+
+        let start = Date()
+        let page = try dumpDOM(bigReport.appendingPathComponent("index.html"), fragment: "")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        XCTAssertEqual(page.body["data-shown"], "40")
+        XCTAssertEqual(page.pairs.count, 40)
+        XCTAssertEqual(page.pairs.prefix(10).map(\.status), Array(repeating: "changed", count: 10), "failures first")
+        let passed = try dumpDOM(bigReport.appendingPathComponent("index.html"), fragment: "filter=passed")
+        XCTAssertEqual(passed.pairs.count, 40)
+        XCTAssertTrue(passed.text.contains("Showing 40 of 4,990 pairs"), passed.text.prefix(400).description)
+    }
+
+    // MARK: Browser
+
+    struct Page {
+        struct Pair {
+            struct Image {
+                let src: String
+                let alt: String
+                let loaded: String?
+            }
+
+            let path: String
+            let status: String
+            let markup: String
+            var text: String { Page.text(markup) }
+            var tabs: [String] { Page.matches(#"<button[^>]*role="tab"[^>]*>([^<]*)</button>"#, in: markup) }
+            var images: [Image] {
+                Page.tags("img", in: markup).map { Image(src: $0["src"] ?? "", alt: $0["alt"] ?? "", loaded: $0["data-loaded"]) }
+            }
+        }
+
+        let dom: String
+        var body: [String: String] { Page.tags("body", in: dom).first ?? [:] }
+        var text: String { Page.text(dom) }
+        var pairs: [Pair] {
+            dom.components(separatedBy: "<article").dropFirst().map { chunk in
+                let markup = "<article" + (chunk.components(separatedBy: "</article>").first ?? "")
+                let attributes = Page.tags("article", in: markup).first ?? [:]
+                return Pair(path: attributes["data-path"] ?? "", status: attributes["data-status"] ?? "", markup: markup)
+            }
+        }
+        var currentFilter: String? {
+            Page.tags("a", in: dom).first { $0["aria-current"] == "true" }?["data-filter"]
+        }
+
+        /// The attributes of every `<name ...>` tag.
+        static func tags(_ name: String, in html: String) -> [[String: String]] {
+            matches("<\(name)(\\s[^>]*)?>", in: html).map { attributes in
+                var result: [String: String] = [:]
+                for pair in allMatches(#"([\w:-]+)="([^"]*)""#, in: attributes) where pair.count == 2 {
+                    result[pair[0]] = pair[1]
+                        .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
+                }
+                return result
+            }
+        }
+
+        static func text(_ html: String) -> String {
+            html.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+                .replacingOccurrences(of: "&amp;", with: "&")
+                .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        }
+
+        static func matches(_ pattern: String, in text: String) -> [String] {
+            allMatches(pattern, in: text).map { $0.first ?? "" }
+        }
+
+        static func allMatches(_ pattern: String, in text: String) -> [[String]] {
+            guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+            let range = NSRange(text.startIndex..., in: text)
+            return regex.matches(in: text, range: range).map { match in
+                (1..<match.numberOfRanges).map { index in
+                    Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+                }
+            }
+        }
+    }
+
+    func pageURL(_ file: URL? = nil, fragment: String) -> String {
+        let url = (file ?? report.appendingPathComponent("index.html")).absoluteString
+        return fragment.isEmpty ? url : url + "#" + fragment
+    }
+
+    func dumpDOM(_ file: URL? = nil, fragment: String = "") throws -> Page {
+        let run = try runChromium(["--window-size=1280,2000", "--dump-dom", pageURL(file, fragment: fragment)])
+        return Page(dom: run.stdout)
+    }
+
+    @discardableResult
+    func runChromium(_ arguments: [String]) throws -> CLIRun {
+        let browser = try XCTUnwrap(
+            Self.chromium,
+            "chromium is not installed: run scripts/deps --test (as root it installs Debian's chromium)")
+        let profile = work.appendingPathComponent("chromium-profile-\(UUID().uuidString)")
+        let run = try runProcess(browser, [
+            "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+            "--user-data-dir=\(profile.path)", "--virtual-time-budget=5000",
+        ] + arguments, timeout: 120)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return run
+    }
+
+    static let chromium: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let candidates = path.split(separator: ":").flatMap { directory in
+            ["chromium", "chromium-browser"].map { URL(fileURLWithPath: String(directory)).appendingPathComponent($0) }
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+}

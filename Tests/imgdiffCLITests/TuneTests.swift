@@ -1,0 +1,159 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `imgdiff tune` on the generated fixtures (scripts/make-tune-fixtures.py): the recommended
+/// options, appended to `imgdiff REF NEW`, pass every noise pair and fail every real change.
+final class TuneTests: XCTestCase {
+    let noise = SharedData.packageRoot.appendingPathComponent("Fixtures/tune/noise").path
+    let changes = SharedData.packageRoot.appendingPathComponent("Fixtures/tune/changes").path
+
+    func testFixturesCoverTheNoiseAndChangeKinds() throws {
+        XCTAssertEqual(try pairs(noise), [
+            "gradient-rounding.png", "jitter-1.png", "jitter-2.png", "jpeg-recompress.jpg", "text-aa-gamma.png",
+            "text-aa-offset.png",
+        ])
+        XCTAssertEqual(try pairs(changes), ["changed-text.png", "colour-change.png", "moved-element.png"])
+    }
+
+    func testRecommendationPassesEveryNoisePairAndFailsEveryChange() throws {
+        let run = try imgdiff("tune", noise, "--must-fail", changes, "--json")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try object(run.stdout)
+        let recommendation = try XCTUnwrap(json["recommendation"] as? [String: Any])
+        XCTAssertEqual(recommendation["separates"] as? Bool, true)
+        let arguments = try XCTUnwrap(recommendation["cliArguments"] as? [String])
+        XCTAssertFalse(arguments.isEmpty)
+        try assertSeparates(arguments, "recommended cliArguments")
+
+        let snapshot = try XCTUnwrap(recommendation["snapshotTesting"] as? [String: Any])
+        let precision = try XCTUnwrap(snapshot["precision"] as? Double)
+        let perceptualPrecision = try XCTUnwrap(snapshot["perceptualPrecision"] as? Double)
+        let snapshotArguments = ["--precision", "\(precision)", "--perceptual-precision", "\(perceptualPrecision)"]
+        try assertSeparates(snapshotArguments, "swift-snapshot-testing precisions")
+
+        let settings = try XCTUnwrap(json["settings"] as? [[String: Any]])
+        XCTAssertEqual(Set(settings.compactMap { $0["mode"] as? String }),
+                       ["snapshot-testing", "channel", "cie94", "ciede2000", "yiq", "yiq-antialiasing"])
+        for setting in settings where setting["passesAllNoise"] as? Bool == true {
+            let arguments = try XCTUnwrap(setting["cliArguments"] as? [String])
+            let separation = try XCTUnwrap(setting["separation"] as? [String: Any])
+            if separation["separates"] as? Bool == true {
+                try assertSeparates(arguments, setting["mode"] as? String ?? "")
+            } else {
+                try assertPasses(arguments, noise, setting["mode"] as? String ?? "")
+            }
+        }
+    }
+
+    func testMeasurementsPerPair() throws {
+        let json = try object(try imgdiff("tune", noise, "--json").stdout)
+        let pairs = try XCTUnwrap(json["noise"] as? [[String: Any]])
+        let jitter = try XCTUnwrap(pairs.first { $0["name"] as? String == "jitter-1.png" }?["profile"] as? [String: Any])
+        XCTAssertEqual(jitter["maxChannelDelta"] as? Int, 1)
+        let histogram = try XCTUnwrap(jitter["maxChannelDeltaHistogram"] as? [Int])
+        XCTAssertEqual(histogram.count, 2)
+        XCTAssertEqual(histogram.reduce(0, +), 240 * 160)
+        for key in ["deltaE94", "deltaE2000"] {
+            let distribution = try XCTUnwrap(jitter[key] as? [String: Double])
+            XCTAssertLessThanOrEqual(try XCTUnwrap(distribution["percentile999"]), try XCTUnwrap(distribution["max"]))
+            XCTAssertLessThan(try XCTUnwrap(distribution["max"]), 2.5, "±1 level is at most ~1.84 ΔE94")
+        }
+        XCTAssertNotNil(jitter["antialiasedPixels"] as? Int)
+        XCTAssertNotNil(jitter["pixelsLeftAfterAntialiasing"] as? Int)
+        XCTAssertNotNil(jitter["differentRatio"] as? Double)
+
+        let recommendation = try XCTUnwrap(json["recommendation"] as? [String: Any])
+        XCTAssertNil(recommendation["separates"] as? Bool, "without --must-fail nothing is checked")
+        XCTAssertEqual((recommendation["cliArguments"] as? [String])?.prefix(2), ["--metric", "ciede2000"])
+    }
+
+    func testReadableTableAndCopyPasteLines() throws {
+        let run = try imgdiff("tune", noise, "--must-fail", changes)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        for expected in ["jpeg-recompress.jpg", "colour-change.png", "ΔE94 max", "p99.9", "safety margin", "separates"] {
+            XCTAssertTrue(run.stdout.contains(expected), "missing \(expected) in\n\(run.stdout)")
+        }
+        let lines = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("imgdiff REF NEW --") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("assertSnapshot(of: view, as: .image(precision: ") }, run.stdout)
+    }
+
+    func testNoSeparationExitsOneAndNamesTheOverlap() throws {
+        let run = try imgdiff("tune", changes, "--must-fail", changes)
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("No setting separates the noise from the changes."), run.stdout)
+        XCTAssertTrue(run.stdout.contains("changes no more different than the worst noise:"), run.stdout)
+    }
+
+    func testErrors() throws {
+        let missing = try imgdiff("tune", "/no/such/folder")
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "imgdiff: error: /no/such/folder: no such directory\n")
+
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(at: work.appendingPathComponent(side), withIntermediateDirectories: true)
+        }
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login/ref.png")
+        let settings = SharedData.packageRoot.appendingPathComponent("Fixtures/batch/ref/login.png")
+        try FileManager.default.copyItem(at: login, to: work.appendingPathComponent("ref/a.png"))
+        try FileManager.default.copyItem(at: settings, to: work.appendingPathComponent("new/a.png"))
+        let resized = try imgdiff("tune", work.path)
+        XCTAssertEqual(resized.status, 2)
+        XCTAssertTrue(resized.stderr.hasPrefix("imgdiff: error: \(work.path)/new/a.png: size 240x160 differs"), resized.stderr)
+        XCTAssertEqual(resized.stderr.split(separator: "\n").count, 1)
+
+        try Data("not an image".utf8).write(to: work.appendingPathComponent("new/a.png"))
+        let corrupt = try imgdiff("tune", work.path)
+        XCTAssertEqual(corrupt.status, 2)
+        XCTAssertTrue(corrupt.stderr.hasPrefix("imgdiff: error: \(work.path)/new/a.png: "), corrupt.stderr)
+
+        let flat = try imgdiff("tune", work.appendingPathComponent("ref").path)
+        XCTAssertEqual(flat.status, 2)
+        XCTAssertTrue(flat.stderr.contains("expected the folders ref/ and new/ inside"), flat.stderr)
+
+        try FileManager.default.moveItem(at: work.appendingPathComponent("new/a.png"), to: work.appendingPathComponent("new/b.png"))
+        let unpaired = try imgdiff("tune", work.path)
+        XCTAssertEqual(unpaired.status, 2)
+        XCTAssertTrue(unpaired.stderr.contains("imgdiff: warning: \(work.path)/ref/a.png: no counterpart"), unpaired.stderr)
+        XCTAssertTrue(unpaired.stderr.contains("imgdiff: error: \(work.path): no pairs"), unpaired.stderr)
+    }
+
+    func testHelpExplainsLayoutAndExitCodes() throws {
+        let run = try imgdiff("tune", "--help")
+        XCTAssertEqual(run.status, 0)
+        for expected in ["NOISE_DIR/ref/", "--must-fail", "Exit status", "perceptualPrecision", "Examples"] {
+            XCTAssertTrue(run.stdout.contains(expected), "missing \(expected)")
+        }
+    }
+
+    // MARK: Helpers
+
+    func pairs(_ folder: String) throws -> [String] {
+        let reference = try FileManager.default.contentsOfDirectory(atPath: folder + "/ref").sorted()
+        XCTAssertEqual(reference, try FileManager.default.contentsOfDirectory(atPath: folder + "/new").sorted())
+        return reference
+    }
+
+    func object(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Every noise pair exits 0 and every change exits 1 with `imgdiff REF NEW arguments`.
+    func assertSeparates(_ arguments: [String], _ label: String, line: UInt = #line) throws {
+        try assertPasses(arguments, noise, label, line: line)
+        for name in try pairs(changes) {
+            let run = try imgdiff(["\(changes)/ref/\(name)", "\(changes)/new/\(name)"] + arguments)
+            XCTAssertEqual(run.status, 1, "\(label) \(arguments) must fail the change \(name): \(run.stdout)\(run.stderr)", line: line)
+        }
+    }
+
+    func assertPasses(_ arguments: [String], _ folder: String, _ label: String, line: UInt = #line) throws {
+        for name in try pairs(folder) {
+            let run = try imgdiff(["\(folder)/ref/\(name)", "\(folder)/new/\(name)"] + arguments)
+            XCTAssertEqual(run.status, 0, "\(label) \(arguments) must pass the noise \(name): \(run.stdout)\(run.stderr)", line: line)
+        }
+    }
+}
