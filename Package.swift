@@ -7,10 +7,12 @@ let package = Package(
         .library(name: "ImageDiff", targets: ["ImageDiff"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .executable(name: "imgdiff", targets: ["imgdiff"]),
+        .library(name: "ImageDiffSnapshotTesting", targets: ["ImageDiffSnapshotTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.0"),
     ],
     targets: [
         // decode → compare → render → encode
@@ -36,7 +38,8 @@ let package = Package(
         ),
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"]
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"],
+            linkerSettings: [.linkedLibrary("z")]
         ),
         .target(
             name: "ImageCodecs",
@@ -55,5 +58,20 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
         .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "TestSupport"]),
+        .target(
+            name: "ImageDiffSnapshotTesting",
+            dependencies: [
+                "ImageDiff", "ImageCodecs",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
+        ),
+        .testTarget(
+            name: "ImageDiffSnapshotTestingTests",
+            dependencies: [
+                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"]
+        ),
     ]
 )

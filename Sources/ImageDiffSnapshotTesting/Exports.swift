@@ -1,0 +1,2 @@
+@_exported import ImageDiff
+@_exported import SnapshotTesting

@@ -1,0 +1,166 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+
+/// Whether and where a failing image snapshot leaves PNGs a person can open: the reference, the
+/// failure, the red blend overlay and the difference mask.
+///
+/// By default they go where swift-snapshot-testing writes its own failure artifact:
+/// `$SNAPSHOT_ARTIFACTS/<TestFile>/` (the temporary directory when the variable is unset), named
+/// after that artifact: `testName.1.png` is joined by `testName.1.reference.png`,
+/// `testName.1.failure.png`, `testName.1.blend.png` and `testName.1.mask.png`.
+public struct ImageSnapshotArtifacts: Sendable {
+    /// Whether failures write PNGs and list them in the message.
+    public var isEnabled: Bool
+    /// The folder that takes the place of `$SNAPSHOT_ARTIFACTS`; `nil` follows
+    /// swift-snapshot-testing.
+    public var rootDirectory: String?
+    /// The folder that holds the test file's references, when `verifySnapshot` is given its own
+    /// `snapshotDirectory`; `nil` means swift-snapshot-testing's `__Snapshots__/<TestFile>`.
+    /// It is read to name the artifacts after the reference that failed.
+    public var snapshotDirectory: String?
+    /// The rounding of the blend overlay (ImageMagick 7 by default).
+    public var blendRounding: ImageMagickRounding
+    /// The colour of differing pixels in the mask; the rest is transparent.
+    public var maskColor: RGBA
+
+    public init(
+        isEnabled: Bool = true,
+        rootDirectory: String? = nil,
+        snapshotDirectory: String? = nil,
+        blendRounding: ImageMagickRounding = .im7,
+        maskColor: RGBA = RGBA(255, 0, 0, 255)
+    ) {
+        self.isEnabled = isEnabled
+        self.rootDirectory = rootDirectory
+        self.snapshotDirectory = snapshotDirectory
+        self.blendRounding = blendRounding
+        self.maskColor = maskColor
+    }
+
+    /// Next to swift-snapshot-testing's failure artifact.
+    public static let automatic = ImageSnapshotArtifacts()
+    /// No files; the message still says how the images differ.
+    public static let disabled = ImageSnapshotArtifacts(isEnabled: false)
+}
+
+/// One PNG written for a failing snapshot.
+public struct ImageSnapshotArtifact: Sendable, Equatable {
+    /// `reference`, `failure`, `blend` or `mask`.
+    public var kind: String
+    /// Where it was written.
+    public var path: String
+    /// The PNG file's bytes.
+    public var png: [UInt8]
+}
+
+/// The test a strategy was made for, as `assertSnapshot` names it.
+struct SnapshotTestLocation: Sendable {
+    /// The test file's path (`#filePath`).
+    var filePath: String
+    /// The test function (`#function`).
+    var testName: String
+
+    /// The test file's name without extension, the folder swift-snapshot-testing files it under.
+    var fileName: String {
+        URL(fileURLWithPath: filePath, isDirectory: false).deletingPathExtension().lastPathComponent
+    }
+
+    /// `__Snapshots__/<TestFile>` beside the test file.
+    var defaultSnapshotDirectory: String {
+        URL(fileURLWithPath: filePath, isDirectory: false).deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__").appendingPathComponent(fileName).path
+    }
+
+    /// The test name as swift-snapshot-testing puts it into file names.
+    var sanitizedTestName: String { sanitizePathComponent(testName) }
+}
+
+/// swift-snapshot-testing's file-name rule: runs of non-word characters become `-`, and a
+/// leading or trailing `-` goes.
+func sanitizePathComponent(_ string: String) -> String {
+    string
+        .replacingOccurrences(of: "\\W+", with: "-", options: .regularExpression)
+        .replacingOccurrences(of: "^-|-$", with: "", options: .regularExpression)
+}
+
+/// Writes the artifacts of one failure.
+struct ArtifactWriter {
+    let settings: ImageSnapshotArtifacts
+    let location: SnapshotTestLocation
+
+    /// The folder swift-snapshot-testing writes this test file's failure artifact into, read at
+    /// the time of the failure as swift-snapshot-testing does.
+    var artifactsDirectory: String {
+        let root =
+            settings.rootDirectory
+            ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"]
+            ?? NSTemporaryDirectory()
+        return URL(fileURLWithPath: root, isDirectory: true).appendingPathComponent(location.fileName).path
+    }
+
+    /// Writes the four PNGs; returns those written and a description of any that could not be.
+    func write(
+        reference: RGBAImage, failure: RGBAImage, evaluation: ImageSnapshotEvaluation
+    ) -> (artifacts: [ImageSnapshotArtifact], problems: [String]) {
+        var images: [(kind: String, image: RGBAImage)] = [("reference", reference), ("failure", failure)]
+        if reference.pixelCount > 0, failure.pixelCount > 0 {
+            images.append(("blend", ImageMagickBlend.render(reference: reference, failure: failure, rounding: settings.blendRounding)))
+        }
+        if let mask = evaluation.difference?.mask, mask.width > 0, mask.height > 0 {
+            images.append(("mask", mask.render(color: settings.maskColor)))
+        }
+        let directory = artifactsDirectory
+        let baseName = artifactBaseName(reference: reference, failure: failure)
+        var artifacts: [ImageSnapshotArtifact] = []
+        var problems: [String] = []
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            return ([], ["cannot create \(directory): \(error.localizedDescription)"])
+        }
+        for (kind, image) in images where image.pixelCount > 0 {
+            let path = URL(fileURLWithPath: directory, isDirectory: true)
+                .appendingPathComponent("\(baseName).\(kind).png").path
+            do {
+                let png = try PNGEncoder.encode(image)
+                try ImageFile.write(png, to: path)
+                artifacts.append(ImageSnapshotArtifact(kind: kind, path: path, png: png))
+            } catch {
+                problems.append("\(kind): \(error)")
+            }
+        }
+        return (artifacts, problems)
+    }
+
+    /// The name of swift-snapshot-testing's failure artifact without `.png`
+    /// (`testName.identifier`), found by looking for the reference among this test's snapshots.
+    /// When it is not there (a custom snapshot folder, a strategy built away from the test),
+    /// the identifier is a fingerprint of the failure's pixels instead.
+    func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> String {
+        let prefix = location.sanitizedTestName + "."
+        let directory = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".png") {
+            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
+            guard let candidate = try? ImageDecoder.decode(contentsOf: path) else { continue }
+            if candidate.width == reference.width, candidate.height == reference.height,
+                candidate.pixels == reference.pixels
+            {
+                return String(name.dropLast(".png".count))
+            }
+        }
+        return prefix + Self.fingerprint(failure.pixels)
+    }
+
+    /// FNV-1a of the bytes, as 8 hex digits.
+    static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

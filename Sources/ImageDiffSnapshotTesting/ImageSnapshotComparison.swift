@@ -1,0 +1,118 @@
+import Foundation
+import ImageDiff
+
+/// How an image snapshot is judged: swift-snapshot-testing's `precision` and
+/// `perceptualPrecision` rule, applied after imgdiff's own options have decided which pixels
+/// count as different at all.
+///
+/// With the default options (``ComparisonMetric/exact``, nothing ignored) the verdict and its
+/// message are exactly those of swift-snapshot-testing's image strategies on Apple platforms
+/// (../shared/docs/comparison-semantics.md §3). The other options only ever make a snapshot
+/// pass more easily: a pixel the options judge equal (within a per-channel tolerance or a ΔE
+/// threshold, inside an ignored region, or anti-aliased) is treated as identical to the
+/// reference before ``SnapshotPrecision`` counts bytes or pixels.
+public struct ImageSnapshotComparison: Sendable {
+    /// swift-snapshot-testing's thresholds.
+    public var precision: SnapshotPrecision
+    /// Which pixels count as different before `precision` is applied. `collectsMask` is always
+    /// turned on: the mask decides which pixels are forgiven and is written as an artifact.
+    public var options: ComparisonOptions
+
+    /// - Parameters:
+    ///   - precision: The fraction of bytes (or, with `perceptualPrecision < 1`, of pixels) that
+    ///     must match, as in swift-snapshot-testing.
+    ///   - perceptualPrecision: A pixel matches iff its CIE94 ΔE is at most
+    ///     `(1 − perceptualPrecision) · 100`, as in swift-snapshot-testing.
+    ///   - options: Which pixels count as different in the first place; the default counts every
+    ///     changed pixel, as swift-snapshot-testing does.
+    public init(
+        precision: Float = 1,
+        perceptualPrecision: Float = 1,
+        options: ComparisonOptions = ComparisonOptions(metric: .exact)
+    ) {
+        self.precision = SnapshotPrecision(precision: precision, perceptualPrecision: perceptualPrecision)
+        self.options = options
+    }
+
+    /// Judges `actual` against the recorded `reference`.
+    public func evaluate(reference: RGBAImage, actual: RGBAImage) -> ImageSnapshotEvaluation {
+        let strictVerdict = precision.verdict(reference: reference, actual: actual)
+        guard !strictVerdict.passed else {
+            return ImageSnapshotEvaluation(verdict: strictVerdict, difference: nil)
+        }
+        var options = self.options
+        options.collectsMask = true
+        let difference = compare(reference, actual, options: options)
+        guard !difference.sizeDiffers, let mask = difference.mask else {
+            return ImageSnapshotEvaluation(verdict: strictVerdict, difference: difference)
+        }
+        let forgiven = Self.forgivingUnmarkedPixels(of: actual, reference: reference, mask: mask)
+        let verdict = precision.verdict(reference: reference, actual: forgiven)
+        return ImageSnapshotEvaluation(verdict: verdict, difference: difference)
+    }
+
+    /// `actual` with every pixel that `mask` does not mark replaced by the reference's pixel.
+    static func forgivingUnmarkedPixels(
+        of actual: RGBAImage, reference: RGBAImage, mask: DifferenceMask
+    ) -> RGBAImage {
+        var pixels = actual.pixels
+        for y in 0..<actual.height {
+            for x in 0..<actual.width where !mask.contains(x: x, y: y) {
+                let k = (y * actual.width + x) * 4
+                pixels[k..<(k + 4)] = reference.pixels[k..<(k + 4)]
+            }
+        }
+        return RGBAImage(width: actual.width, height: actual.height, pixels: pixels, hasAlpha: actual.hasAlpha)
+    }
+}
+
+/// The outcome of an ``ImageSnapshotComparison``.
+public struct ImageSnapshotEvaluation: Sendable {
+    /// swift-snapshot-testing's verdict and message.
+    public var verdict: SnapshotVerdict
+    /// What imgdiff measured, with the mask of the pixels that count as different; `nil` when
+    /// the images passed as they are, before any option was needed.
+    public var difference: DiffResult?
+
+    /// One line that says where and how much the images differ.
+    public var summary: String {
+        guard let d = difference else { return "imgdiff: the images match." }
+        let percent = (d.differentRatio * 100).formatted(significantDigits: 3)
+        var parts = ["\(d.differentPixels) of \(d.totalPixels) pixels differ (\(percent) %)"]
+        if d.sizeDiffers {
+            parts.append("size \(d.actualSize) vs reference \(d.referenceSize)")
+        }
+        parts.append("largest channel difference \(d.maxChannelDelta)")
+        parts.append("largest \(Self.deltaEName(d.deltaEFormula)) \(d.maxDeltaE.formatted(significantDigits: 3))")
+        if let box = d.boundingBox { parts.append("within \(box)") }
+        if d.ignoredPixels > 0 { parts.append("\(d.ignoredPixels) ignored") }
+        if d.antialiasedPixels > 0 { parts.append("\(d.antialiasedPixels) anti-aliased not counted") }
+        return "imgdiff: " + parts.joined(separator: ", ") + "."
+    }
+
+    static func deltaEName(_ formula: String) -> String {
+        switch DeltaEFormula(rawValue: formula) {
+        case .cie76: return "ΔE76"
+        case .cie94: return "ΔE94"
+        case .ciede2000: return "ΔE00"
+        case nil: return "ΔE"
+        }
+    }
+}
+
+extension Double {
+    /// The value rounded to `significantDigits`, in plain decimal notation without trailing zeros.
+    func formatted(significantDigits: Int) -> String {
+        guard isFinite, self != 0 else { return "0" }
+        let magnitude = Int(Foundation.log10(Swift.abs(self)).rounded(.down))
+        let decimals = Swift.max(0, significantDigits - 1 - magnitude)
+        let scale = Foundation.pow(10, Double(decimals))
+        let rounded = (self * scale).rounded() / scale
+        guard decimals > 0 else { return String(Int(rounded)) }
+        var text = String(rounded)
+        if text.contains("e") { return String(format: "%.\(decimals)f", rounded) }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

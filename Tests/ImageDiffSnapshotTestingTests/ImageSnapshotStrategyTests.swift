@@ -1,0 +1,154 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+import ImageDiffSnapshotTesting
+import SnapshotTesting
+import XCTest
+
+/// `assertSnapshot` / `verifySnapshot` with the image strategies over the references in
+/// `__Snapshots__/ImageSnapshotStrategyTests`: a scene that passes, one that passes only within
+/// tolerance, and ones that fail with swift-snapshot-testing's exact messages and leave readable
+/// artifacts.
+final class ImageSnapshotStrategyTests: XCTestCase {
+    override func invokeTest() {
+        _ = SnapshotTestEnvironment.artifactsRoot
+        withSnapshotTesting(record: SnapshotTestEnvironment.record, diffTool: SnapshotTestEnvironment.diffTool) {
+            super.invokeTest()
+        }
+    }
+
+    func testUnchangedScenePasses() {
+        assertSnapshot(of: Scene.badge, as: .scene())
+        assertSnapshot(of: Scene.badge.rasterize(), as: .image(), named: "image")
+        assertSnapshot(of: Scene.badge.rasterize(), as: .image(precision: 0.99, perceptualPrecision: 0.98), named: "image")
+    }
+
+    /// Edge pixels one level off, as another machine renders them, fail the default exact
+    /// comparison and pass each of the tolerances teams use.
+    func testDriftFromAnotherMachinePassesOnlyWithinTolerance() {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let drifted = Scene.badgeOnAnotherMachine
+
+        XCTAssertEqual(
+            verify(drifted, as: .scene(), named: "badge").map(verdictLines),
+            "Newly-taken snapshot does not match reference.")
+        // 151 of 1536 pixels drift, in 265 of 6144 bytes (4.3 %).
+        XCTAssertEqual(
+            verify(drifted, as: .scene(precision: 0.96), named: "badge").map(verdictLines),
+            "Actual image precision 0.95686847 is less than required 0.96")
+        XCTAssertNil(verify(drifted, as: .scene(precision: 0.95), named: "badge"))
+        XCTAssertNil(verify(drifted, as: .scene(perceptualPrecision: 0.98), named: "badge"))
+        XCTAssertNil(verify(drifted, as: .scene(metric: .channel(tolerance: 1)), named: "badge"))
+        XCTAssertNil(verify(drifted, as: .scene(metric: .deltaE(.ciede2000, threshold: 1)), named: "badge"))
+        XCTAssertNotNil(verify(drifted, as: .scene(metric: .deltaE(.ciede2000, threshold: 0.1)), named: "badge"))
+    }
+
+    /// A real regression fails with swift-snapshot-testing's message, imgdiff's summary and the
+    /// paths of four PNGs, written next to swift-snapshot-testing's own failure artifact.
+    func testMovedDiscFailsWithMessageAndArtifacts() throws {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let message = try XCTUnwrap(verify(Scene.badgeWithMovedDisc, as: .scene(precision: 0.99), named: "badge"))
+
+        let referencePath = SnapshotTestEnvironment.snapshotDirectory() + "/testMovedDiscFailsWithMessageAndArtifacts.badge.png"
+        let artifacts = SnapshotTestEnvironment.artifactsDirectory() + "/testMovedDiscFailsWithMessageAndArtifacts.badge"
+        XCTAssertEqual(
+            message,
+            """
+            Snapshot "badge" does not match reference.
+
+            imgdiff compare \(referencePath) \(artifacts).png
+
+            Actual image precision 0.92285156 is less than required 0.99
+
+            imgdiff: 158 of 1536 pixels differ (10.3 %), largest channel difference 205, largest ΔE94 72.6, within 23:7-43:24.
+            Artifacts:
+              reference: \(artifacts).reference.png
+              failure:   \(artifacts).failure.png
+              blend:     \(artifacts).blend.png
+              mask:      \(artifacts).mask.png
+            """)
+
+        let reference = Scene.badge.rasterize(), failure = Scene.badgeWithMovedDisc.rasterize()
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".png").pixels, failure.pixels)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".reference.png").pixels, reference.pixels)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".failure.png").pixels, failure.pixels)
+        XCTAssertEqual(
+            try ImageDecoder.decode(contentsOf: artifacts + ".blend.png").pixels,
+            ImageMagickBlend.render(reference: reference, failure: failure).pixels)
+        let mask = try ImageDecoder.decode(contentsOf: artifacts + ".mask.png")
+        XCTAssertEqual(mask.size, reference.size)
+        XCTAssertEqual(stride(from: 3, to: mask.pixels.count, by: 4).filter { mask.pixels[$0] != 0 }.count, 158)
+    }
+
+    /// A colour change of ΔE94 2.74 (2.86 where it meets the anti-aliased edge) fails `perceptualPrecision: 0.98` with both of
+    /// swift-snapshot-testing's lines and passes 0.97.
+    func testNewOrangeFailsPerceptually() throws {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let message = try XCTUnwrap(
+            verify(Scene.badgeWithNewOrange, as: .scene(precision: 0.95, perceptualPrecision: 0.98), named: "badge"))
+        XCTAssertEqual(
+            verdictLines(message),
+            """
+            The percentage of pixels that match 0.85026044 is less than required 0.95
+            The lowest perceptual color precision 0.97143495 is less than required 0.98
+            """)
+        XCTAssertNil(verify(Scene.badgeWithNewOrange, as: .scene(precision: 0.95, perceptualPrecision: 0.97), named: "badge"))
+    }
+
+    func testIgnoredRegionForgivesOnlyChangesInside() {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let aroundDisc = PixelRect(minX: 22, minY: 6, maxX: 44, maxY: 25)
+        XCTAssertNil(verify(Scene.badgeWithMovedDisc, as: .scene(ignoring: [aroundDisc]), named: "badge"))
+        let leftHalf = PixelRect(minX: 0, minY: 0, maxX: 23, maxY: 31)
+        XCTAssertEqual(
+            verify(Scene.badgeWithMovedDisc, as: .scene(ignoring: [leftHalf]), named: "badge").map(verdictLines),
+            "Newly-taken snapshot does not match reference.")
+    }
+
+    func testSizeMismatchIsReportedAsSwiftSnapshotTestingDoes() throws {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        var narrow = Scene.badge
+        narrow.width = 40
+        let message = try XCTUnwrap(verify(narrow, as: .scene(), named: "badge"))
+        XCTAssertEqual(verdictLines(message), "Newly-taken snapshot@(40.0, 32.0) does not match reference@(48.0, 32.0).")
+        let artifacts = SnapshotTestEnvironment.artifactsDirectory() + "/testSizeMismatchIsReportedAsSwiftSnapshotTestingDoes.badge"
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".blend.png").size, ImageSize(width: 40, height: 32))
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".mask.png").size, ImageSize(width: 48, height: 32))
+    }
+
+    /// With the default options the strategy says what the core's `SnapshotPrecision` says.
+    func testVerdictsAreTheCoresSnapshotPrecision() {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let reference = Scene.badge.rasterize()
+        let scenes = [Scene.badge, .badgeOnAnotherMachine, .badgeWithMovedDisc, .badgeWithNewOrange]
+        for scene in scenes {
+            for precision: Float in [1, 0.99, 0.95, 0.9] {
+                for perceptualPrecision: Float in [1, 0.98, 0.97, 0.8] {
+                    let core = SnapshotPrecision(precision: precision, perceptualPrecision: perceptualPrecision)
+                        .verdict(reference: reference, actual: scene.rasterize())
+                    let strategy = verify(
+                        scene, as: .scene(precision: precision, perceptualPrecision: perceptualPrecision),
+                        named: "badge")
+                    XCTAssertEqual(strategy.map(verdictLines), core.message)
+                }
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func verify<Value>(
+        _ value: Value, as strategy: Snapshotting<Value, RGBAImage>, named name: String,
+        file: StaticString = #filePath, testName: String = #function
+    ) -> String? {
+        verifySnapshot(of: value, as: strategy, named: name, file: file, testName: testName)
+    }
+}
+
+/// swift-snapshot-testing's verdict inside a full `verifySnapshot` message: the lines between
+/// the diff tool's line and imgdiff's summary.
+func verdictLines(_ message: String) -> String {
+    let paragraphs = message.components(separatedBy: "\n\n")
+    guard paragraphs.count >= 3 else { return message }
+    return paragraphs[2]
+}
