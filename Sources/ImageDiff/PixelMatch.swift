@@ -14,17 +14,7 @@ enum PixelMatch {
     static func colorDelta(
         _ first: UnsafePointer<UInt8>, _ k: Int, _ second: UnsafePointer<UInt8>, _ m: Int
     ) -> Double {
-        let r1 = Double(first[k]), g1 = Double(first[k + 1]), b1 = Double(first[k + 2]), a1 = Double(first[k + 3])
-        let r2 = Double(second[m]), g2 = Double(second[m + 1]), b2 = Double(second[m + 2]), a2 = Double(second[m + 3])
-        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
-        let da = a1 - a2
-        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
-        if a1 < 255 || a2 < 255 {
-            let (rb, gb, bb) = checkerboard(k)
-            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
-            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
-            db = (b1 * a1 - b2 * a2 - bb * da) / 255
-        }
+        guard let (dr, dg, db) = blendedDifference(first, k, second, m) else { return 0 }
         let y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
         let i = dr * 0.59597799 - dg * 0.2741761 - db * 0.32180189
         let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694
@@ -35,18 +25,23 @@ enum PixelMatch {
     /// The brightness (Y) difference only, as the anti-aliasing detector uses it.
     @inline(__always)
     static func brightnessDelta(_ image: UnsafePointer<UInt8>, _ k: Int, _ m: Int) -> Double {
-        let r1 = Double(image[k]), g1 = Double(image[k + 1]), b1 = Double(image[k + 2]), a1 = Double(image[k + 3])
-        let r2 = Double(image[m]), g2 = Double(image[m + 1]), b2 = Double(image[m + 2]), a2 = Double(image[m + 3])
-        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
-        let da = a1 - a2
-        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
-        if a1 < 255 || a2 < 255 {
-            let (rb, gb, bb) = checkerboard(k)
-            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
-            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
-            db = (b1 * a1 - b2 * a2 - bb * da) / 255
-        }
+        guard let (dr, dg, db) = blendedDifference(image, k, image, m) else { return 0 }
         return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+    }
+
+    /// The R, G, B differences of two pixels, blended over the checkerboard when either is not
+    /// opaque; nil when the pixels are identical.
+    @inline(__always)
+    static func blendedDifference(
+        _ first: UnsafePointer<UInt8>, _ k: Int, _ second: UnsafePointer<UInt8>, _ m: Int
+    ) -> (Double, Double, Double)? {
+        let r1 = Double(first[k]), g1 = Double(first[k + 1]), b1 = Double(first[k + 2]), a1 = Double(first[k + 3])
+        let r2 = Double(second[m]), g2 = Double(second[m + 1]), b2 = Double(second[m + 2]), a2 = Double(second[m + 3])
+        let da = a1 - a2
+        if r1 == r2 && g1 == g2 && b1 == b2 && da == 0 { return nil }
+        guard a1 < 255 || a2 < 255 else { return (r1 - r2, g1 - g2, b1 - b2) }
+        let (rb, gb, bb) = checkerboard(k)
+        return ((r1 * a1 - r2 * a2 - rb * da) / 255, (g1 * a1 - g2 * a2 - gb * da) / 255, (b1 * a1 - b2 * a2 - bb * da) / 255)
     }
 
     /// pixelmatch 7's background for a byte offset: each channel 48 or 207.
