@@ -393,14 +393,17 @@ public enum ImageMagickCompare {
             integerThreshold = threshold
         }
 
-        /// Calls `body` with each differing x of row `y`, over `width` columns. Opaque 8-bit
-        /// rows take an integer test and skip equal runs; the rest goes pixel by pixel.
+        /// Calls `body` with each differing x of row `y`, over `width` columns. In the overlap of
+        /// 8-bit images, equal rows are skipped (equal pixels are never different) and opaque
+        /// pixel pairs take an integer test (premultiplying by alpha 1 changes nothing: the Q16
+        /// scale of 65535 is exactly 1.0); the rest goes through the general test.
         @inline(__always)
         func forEachDifference(inRow y: Int, width: Int, _ body: (Int) -> Void) {
             var x = 0
-            if !reference.hasAlpha, !reference.is16Bit, !failure.is16Bit, y < min(reference.height, failure.height) {
+            if !reference.is16Bit, !failure.is16Bit, y < min(reference.height, failure.height) {
                 let overlap = min(reference.width, failure.width)
                 let levels = (integerThreshold + 256) / 257
+                let premultiplies = reference.hasAlpha
                 reference.pixels.withUnsafeBufferPointer { refBuffer in
                     failure.pixels.withUnsafeBufferPointer { failBuffer in
                         guard let ref = refBuffer.baseAddress, let fail = failBuffer.baseAddress else { return }
@@ -408,7 +411,9 @@ public enum ImageMagickCompare {
                         if rowsEqual(p, q, count: overlap * 4) { return }
                         for column in 0..<overlap {
                             let k = column * 4
-                            if abs(Int(p[k]) - Int(q[k])) >= levels || abs(Int(p[k + 1]) - Int(q[k + 1])) >= levels
+                            if premultiplies && (p[k + 3] != 255 || q[k + 3] != 255) {
+                                if differs(x: column, y: y) { body(column) }
+                            } else if abs(Int(p[k]) - Int(q[k])) >= levels || abs(Int(p[k + 1]) - Int(q[k + 1])) >= levels
                                 || abs(Int(p[k + 2]) - Int(q[k + 2])) >= levels
                             {
                                 body(column)

@@ -122,7 +122,8 @@ final class AbsoluteErrorFastPathTests: XCTestCase {
             for index in 0..<(width * height) {
                 let base = UInt8(truncatingIfNeeded: index / 97)
                 let noisy = generator.next() % 5 == 0
-                pixels += [base, base &+ (noisy ? UInt8(generator.next() % 30) : 0), 7, alpha ? UInt8(truncatingIfNeeded: generator.next()) : 255]
+                let opaque = !alpha || generator.next() % 2 == 0
+                pixels += [base, base &+ (noisy ? UInt8(generator.next() % 30) : 0), 7, opaque ? 255 : UInt8(truncatingIfNeeded: generator.next())]
             }
             return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: alpha)
         }
