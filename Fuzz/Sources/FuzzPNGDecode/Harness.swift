@@ -1,0 +1,39 @@
+import FuzzSupport
+import ImageDiff
+
+@testable import ImageCodecs
+
+/// Limits small enough that neither libFuzzer's memory limit nor its timeout is ever the
+/// decoder's legitimate work.
+let limits = DecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 1 << 22, maxMemory: 1 << 26, maxFileSize: 1 << 20)
+
+/// PNG decoding: the libdeflate fast path, libpng, and the structure check of byte-identical
+/// inputs. Whenever both decoders accept an input they must agree, and every decoded image
+/// must survive an encode–decode round trip unchanged.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    guard ContainerFormat(sniffing: bytes) == .png else { return -1 }
+    let decoded = Result { () throws(ImageCodecError) in try PNGDecoder.decode(bytes, limits: limits) }
+    let libpng = Result { () throws(ImageCodecError) in try PNGDecoder.decodeWithLibPNG(bytes, limits: limits) }
+    _ = try? ImageDecoder.structurallyValidPNGSize(Array(bytes), name: "fuzz", limits: limits)
+    guard case .success(let image) = decoded else { return 0 }
+    if case .success(let reference) = libpng, reference != image {
+        fatalError("the fast path and libpng decode this PNG differently")
+    }
+    do {
+        let encoded = try PNGEncoder.encode(image)
+        let roundTrip = try ImageDecoder.decode(encoded, name: "round trip", limits: limits)
+        if roundTrip != image { fatalError("an encode–decode round trip changed the image") }
+    } catch {
+        fatalError("a decoded image could not be encoded and decoded again: \(error)")
+    }
+    return 0
+}
+
+@_cdecl("FuzzPNGDecode_main")
+func entryPoint(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+}
