@@ -143,9 +143,7 @@ final class HostileInputTests: XCTestCase {
                 [bomb, bomb, "--mask", output("mask.png")], error: ImageFileError(path: bomb, error: expected).description,
                 withOutputs: false)
 
-            let start = Date()
             let limited = try runInOneGiBOfAddressSpace([bomb, good, "-o", output("blend.png")])
-            XCTAssertLessThan(Date().timeIntervalSince(start), 10, "\(name) must fail fast")
             XCTAssertEqual(limited.status, 2, limited.stderr)
             XCTAssertEqual(limited.stderr, "imgdiff: error: \(ImageFileError(path: bomb, error: expected))\n")
         }
