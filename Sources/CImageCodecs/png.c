@@ -41,13 +41,6 @@ static const png_byte skipped_chunks[] =
     "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0"
     "tEXt\0tIME\0zTXt\0";
 
-typedef struct {
-    message_target target;
-    uint8_t *data;
-    size_t size;
-    size_t capacity;
-} png_encoder;
-
 static int is_little_endian(void) {
     const uint16_t one = 1;
     return *(const uint8_t *)&one == 1;
@@ -218,88 +211,6 @@ cic_status cic_png_read(cic_png_decoder *decoder, void *pixels, size_t size,
     png_read_end(png, NULL);
     free(rows);
     if (decoder->palette_entries > 0 && !expand_palette(decoder, pixels, stride)) return CIC_ERROR;
-    return CIC_OK;
-}
-
-static void write_to_memory(png_structp png, png_bytep bytes, size_t length) {
-    png_encoder *encoder = png_get_io_ptr(png);
-    if (length > encoder->capacity - encoder->size) {
-        size_t capacity = encoder->capacity < 4096 ? 4096 : encoder->capacity;
-        while (length > capacity - encoder->size) {
-            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
-            capacity *= 2;
-        }
-        uint8_t *grown = realloc(encoder->data, capacity);
-        if (grown == NULL) png_error(png, "out of memory");
-        encoder->data = grown;
-        encoder->capacity = capacity;
-    }
-    memcpy(encoder->data + encoder->size, bytes, length);
-    encoder->size += length;
-}
-
-static void flush_memory(png_structp png) {
-    (void)png;
-}
-
-cic_status cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int bit_depth,
-                          int write_alpha, int compression_level,
-                          uint8_t **output, size_t *output_size,
-                          char *message, size_t message_size) {
-    *output = NULL;
-    *output_size = 0;
-    png_encoder *encoder = calloc(1, sizeof *encoder);
-    if (encoder == NULL) return CIC_OUT_OF_MEMORY;
-    encoder->target = (message_target){message, message_size};
-    if ((bit_depth != 8 && bit_depth != 16) || width == 0 || height == 0 ||
-        width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX ||
-        compression_level < 0 || compression_level > 9) {
-        set_message(&encoder->target, "invalid image size, bit depth or compression level");
-        free(encoder);
-        return CIC_ERROR;
-    }
-    size_t row_bytes = (size_t)width * 4 * (size_t)(bit_depth / 8);
-    png_bytep *rows = malloc(sizeof(png_bytep) * height);
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &encoder->target,
-                                              on_error, on_warning);
-    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
-    if (rows == NULL || info == NULL) {
-        png_destroy_write_struct(&png, &info);
-        free(rows);
-        free(encoder);
-        return CIC_OUT_OF_MEMORY;
-    }
-    for (uint32_t y = 0; y < height; y++) {
-        rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(rows);
-        free(encoder->data);
-        free(encoder);
-        return CIC_ERROR;
-    }
-    png_set_write_fn(png, encoder, write_to_memory, flush_memory);
-    png_set_IHDR(png, info, width, height, bit_depth,
-                 write_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, compression_level);
-    /* Up alone is nearly as small as adaptive filtering at fast levels, and much faster. */
-    int filters = compression_level == 0  ? PNG_FILTER_NONE
-                  : compression_level < 6 ? PNG_FILTER_UP
-                                          : PNG_ALL_FILTERS;
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_write_info(png, info);
-    if (!write_alpha) png_set_filler(png, 0, PNG_FILLER_AFTER);
-    if (bit_depth == 16 && is_little_endian()) png_set_swap(png);
-    png_write_image(png, rows);
-    png_write_end(png, NULL);
-
-    png_destroy_write_struct(&png, &info);
-    free(rows);
-    *output = encoder->data;
-    *output_size = encoder->size;
-    free(encoder);
     return CIC_OK;
 }
 

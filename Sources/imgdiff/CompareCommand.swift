@@ -184,20 +184,6 @@ func decodePair(
     }
 }
 
-/// Decodes both inputs at once, one per core.
-func decodePair(
-    _ first: String, _ second: String, limits: DecodingLimits = .default
-) async throws(CommandLineError) -> (RGBAImage, RGBAImage) {
-    async let a = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: first, limits: limits) }
-    async let b = Result { () throws(ImageFileError) in try ImageDecoder.decode(contentsOf: second, limits: limits) }
-    let (resultA, resultB) = await (a, b)
-    do {
-        return (try resultA.get(), try resultB.get())
-    } catch {
-        throw CommandLineError(error.description)
-    }
-}
-
 func decode(_ path: String, limits: DecodingLimits = .default) throws(CommandLineError) -> RGBAImage {
     do {
         return try ImageDecoder.decode(contentsOf: path, limits: limits)

@@ -80,17 +80,7 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *pixels, size_t size
                          char *message, size_t message_size);
 void cic_jpeg_close(cic_jpeg_decoder *decoder);
 
-/*
- * Encodes RGBA rows (`width * 4` samples each; uint8, or native-endian uint16 when
- * bit_depth is 16) as a PNG of colour type 6, or of colour type 2 when write_alpha is 0
- * (A is dropped). compression_level is zlib's 0…9; rows use the Up filter below level 6 and
- * adaptive filtering from 6 on. On success *output is a malloc'd buffer
- * of *output_size bytes that the caller frees with cic_free.
- */
-cic_status cic_png_encode(const void *pixels, uint32_t width, uint32_t height, int bit_depth,
-                          int write_alpha, int compression_level,
-                          uint8_t **output, size_t *output_size,
-                          char *message, size_t message_size);
+/* Frees a buffer this layer allocated (the PNG writer's compressed bands). */
 void cic_free(void *pointer);
 
 #ifdef __cplusplus
