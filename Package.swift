@@ -36,9 +36,13 @@ let package = Package(
             name: "CLibDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibISAL", pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate"],
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibISAL"],
             linkerSettings: [.linkedLibrary("z")]
         ),
         .target(

@@ -1,5 +1,6 @@
 #include "cic_png_write.h"
 
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,64 +54,79 @@ static void convert_row(const void *pixels, cic_row_format format, uint32_t widt
     }
 }
 
+/* Filtered rows handed to the compressor at a time: large enough to amortise each call. */
+#define FILTERED_CHUNK_BYTES (256u << 10)
+
+static const uint32_t level_buffer_sizes[] = {
+    ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+
+/* Compresses `length` bytes; the stream ends (or sync-flushes) when `last` is set. */
+static int compress_chunk(struct isal_zstream *stream, uint8_t *bytes, size_t length, int last, int final) {
+    stream->next_in = bytes;
+    stream->avail_in = (uint32_t)length;
+    stream->end_of_stream = last && final;
+    stream->flush = last && !final ? SYNC_FLUSH : NO_FLUSH;
+    return isal_deflate(stream) == COMP_OK && stream->avail_in == 0;
+}
+
 int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t width,
                          uint32_t first_row, uint32_t row_count, int level, int final,
                          uint8_t **output, size_t *output_size, uint32_t *adler, size_t *filtered_size) {
+    if (level < 0 || level > 3) return 0;
     const size_t row_bytes = cic_png_row_bytes(format, width);
+    const size_t filtered_row_bytes = row_bytes + 1;
+    const size_t rows_per_chunk = filtered_row_bytes >= FILTERED_CHUNK_BYTES ? 1 : FILTERED_CHUNK_BYTES / filtered_row_bytes;
     uint8_t *previous = calloc(row_bytes ? row_bytes : 1, 1);
     uint8_t *current = malloc(row_bytes ? row_bytes : 1);
-    uint8_t *filtered = malloc(row_bytes + 1);
-    size_t capacity = deflateBound(NULL, (row_bytes + 1) * (size_t)row_count) + 64;
+    uint8_t *chunk = malloc(filtered_row_bytes * rows_per_chunk);
+    uint8_t *level_buffer = malloc(level_buffer_sizes[level]);
+    /* Untouched pages cost nothing, so the bound is generous: fixed Huffman codes expand by at most 1/8. */
+    const size_t filtered_total = filtered_row_bytes * (size_t)row_count;
+    size_t capacity = filtered_total + filtered_total / 4 + (64u << 10);
     uint8_t *out = malloc(capacity);
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    int ok = previous && current && filtered && out &&
-             deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    if (!ok) {
-        free(previous);
-        free(current);
-        free(filtered);
-        free(out);
-        return 0;
+    int ok = previous && current && chunk && level_buffer && out && capacity <= UINT32_MAX;
+    struct isal_zstream stream;
+    if (ok) {
+        isal_deflate_init(&stream);
+        stream.level = (uint32_t)level;
+        stream.level_buf = level_buffer;
+        stream.level_buf_size = level_buffer_sizes[level];
+        stream.next_out = out;
+        stream.avail_out = (uint32_t)capacity;
+        /* The Up filter looks at the row above, which belongs to the previous band. */
+        if (first_row > 0) convert_row(pixels, format, width, first_row - 1, previous);
     }
-    /* The Up filter looks at the row above, which belongs to the previous band. */
-    if (first_row > 0) convert_row(pixels, format, width, first_row - 1, previous);
-
     uint32_t checksum = 1;
-    stream.next_out = out;
-    stream.avail_out = (uInt)capacity;
+    size_t filled = 0;
     for (uint32_t r = 0; r < row_count && ok; r++) {
         convert_row(pixels, format, width, (size_t)first_row + r, current);
+        uint8_t *filtered = chunk + filled;
         filtered[0] = 2;
         for (size_t i = 0; i < row_bytes; i++) filtered[i + 1] = (uint8_t)(current[i] - previous[i]);
-        checksum = libdeflate_adler32(checksum, filtered, row_bytes + 1);
-        stream.next_in = filtered;
-        stream.avail_in = (uInt)(row_bytes + 1);
+        filled += filtered_row_bytes;
         int last = r + 1 == row_count;
-        int flush = last ? (final ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
-        int result = deflate(&stream, flush);
-        ok = (result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR) && stream.avail_in == 0;
+        if (last || filled + filtered_row_bytes > filtered_row_bytes * rows_per_chunk) {
+            checksum = libdeflate_adler32(checksum, chunk, filled);
+            ok = compress_chunk(&stream, chunk, filled, last, final);
+            filled = 0;
+        }
         uint8_t *swap = previous;
         previous = current;
         current = swap;
     }
-    if (row_count == 0 && ok) {
-        int result = deflate(&stream, final ? Z_FINISH : Z_SYNC_FLUSH);
-        ok = result == Z_OK || result == Z_STREAM_END;
-    }
-    size_t produced = capacity - stream.avail_out;
-    deflateEnd(&stream);
+    if (row_count == 0 && ok) ok = compress_chunk(&stream, chunk, 0, 1, final);
     free(previous);
     free(current);
-    free(filtered);
+    free(chunk);
+    free(level_buffer);
     if (!ok) {
         free(out);
         return 0;
     }
     *output = out;
-    *output_size = produced;
+    *output_size = capacity - stream.avail_out;
     *adler = checksum;
-    *filtered_size = (row_bytes + 1) * (size_t)row_count;
+    *filtered_size = filtered_total;
     return 1;
 }
 

@@ -72,8 +72,8 @@ struct PNGHeader {
 
 /// Encodes images as PNG: rows filtered and deflated in bands on all cores.
 public enum PNGEncoder {
-    /// zlib level 1 with the Up filter: screenshots compress within a few percent of level 6
-    /// at several times the speed.
+    /// igzip (ISA-L) level 1 with the Up filter: screenshots come out about the size of zlib's
+    /// level 1 at ten times its speed.
     public static let defaultCompressionLevel = 1
 
     /// Encodes `image` as a PNG file's bytes.
@@ -82,9 +82,9 @@ public enum PNGEncoder {
     /// type 6) when `image.hasAlpha`, RGB (colour type 2, alpha dropped) otherwise. No gAMA,
     /// sRGB or text chunks are written.
     ///
-    /// - Parameter compressionLevel: zlib level, 0 (store) … 9 (smallest).
+    /// - Parameter compressionLevel: igzip level, 0 (fastest) … 3 (smallest).
     /// - Throws: ``ImageCodecError/cannotEncode(_:)`` for an empty image, inconsistent sample
-    ///   buffers, a level outside 0…9, or no memory.
+    ///   buffers, a level outside 0…3, or no memory.
     public static func encode(
         _ image: RGBAImage, compressionLevel: Int = defaultCompressionLevel
     ) throws(ImageCodecError) -> [UInt8] {
@@ -135,8 +135,8 @@ public enum PNGEncoder {
     }
 
     static func checkEncodable(width: Int, height: Int, level: Int) throws(ImageCodecError) {
-        guard (0...9).contains(level) else {
-            throw .cannotEncode("compression level \(level) is not in 0…9")
+        guard (0...3).contains(level) else {
+            throw .cannotEncode("compression level \(level) is not in 0…3")
         }
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .cannotEncode("unsupported image size \(width)x\(height)")

@@ -47,7 +47,7 @@ final class EncoderTests: XCTestCase {
 
     func testRoundTrip8BitRGBA() throws {
         let image = image8(width: 37, height: 23, alpha: true)
-        for level in [0, 1, PNGEncoder.defaultCompressionLevel, 9] {
+        for level in [0, 1, PNGEncoder.defaultCompressionLevel, 3] {
             let png = try PNGEncoder.encode(image, compressionLevel: level)
             XCTAssertTrue(header(png) == (8, 6))
             assertSameImage(try ImageDecoder.decode(png, name: "rgba8"), image, "level \(level)")
@@ -89,7 +89,7 @@ final class EncoderTests: XCTestCase {
     func testInvalidImagesAndLevelsAreErrorsNotCrashes() {
         XCTAssertThrowsError(try PNGEncoder.encode(RGBAImage(width: 0, height: 0, pixels: [])))
         let image = image8(width: 2, height: 2, alpha: true)
-        XCTAssertThrowsError(try PNGEncoder.encode(image, compressionLevel: 10))
+        XCTAssertThrowsError(try PNGEncoder.encode(image, compressionLevel: 4))
         XCTAssertThrowsError(try PNGEncoder.encode(image, compressionLevel: -1))
         var broken = image
         broken.pixels.removeLast()

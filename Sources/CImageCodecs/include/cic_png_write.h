@@ -3,7 +3,7 @@
 
 /*
  * The PNG writer's heavy part, one band of rows at a time so that bands can be deflated on
- * separate cores and their streams joined (each band but the last ends with a zlib sync
+ * separate cores and their streams joined (each band but the last ends with a deflate sync
  * flush, so the pieces concatenate into one valid stream, as pigz does).
  */
 
@@ -32,9 +32,9 @@ size_t cic_png_row_bytes(cic_row_format format, uint32_t width);
 
 /*
  * Converts rows [first_row, first_row + row_count) of `pixels` (`width` pixels a row, in the
- * input layout of `format`), filters each with the Up filter and deflates them with zlib at
- * `level` as raw deflate data. `final` ends the stream (Z_FINISH); otherwise it ends with a
- * sync flush. On success *output is a malloc'd buffer (free with cic_free) of *output_size
+ * input layout of `format`), filters each with the Up filter and deflates them with ISA-L's
+ * igzip at `level` (0 … 3) as raw deflate data. `final` ends the stream; otherwise it ends
+ * with a sync flush. On success *output is a malloc'd buffer (free with cic_free) of *output_size
  * bytes, and *adler / *filtered_size describe the filtered bytes, for the zlib trailer.
  */
 int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t width,
