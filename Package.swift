@@ -33,16 +33,12 @@ let package = Package(
             providers: [.apt(["libmagickwand-dev"])]
         ),
         .systemLibrary(
-            name: "CLibDeflate", pkgConfig: "libdeflate",
-            providers: [.apt(["libdeflate-dev"])]
-        ),
-        .systemLibrary(
             name: "CLibISAL", pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"])]
         ),
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibDeflate", "CLibISAL"],
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibISAL"],
             linkerSettings: [.linkedLibrary("z")]
         ),
         .target(

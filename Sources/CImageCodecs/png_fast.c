@@ -1,6 +1,8 @@
 #include "cic_png_fast.h"
+#include "vector_state.h"
 
-#include <libdeflate.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +36,6 @@ cic_fast_status cic_png_fast_probe(const uint8_t *data, size_t size, cic_png_fas
     info->width = width;
     info->height = height;
     info->channels = channels;
-    /* RGBA: the filtered rows are one byte longer than the pixels. RGB: they fit below. */
-    info->buffer_size = pixels * 4 + height + 64;
     return CIC_FAST_OK;
 }
 
@@ -134,27 +134,109 @@ static inline __m128i select_if(__m128i condition, __m128i yes, __m128i no) {
     return _mm_or_si128(_mm_and_si128(condition, yes), _mm_andnot_si128(condition, no));
 }
 
-/* Paeth, 4 bytes a pixel, one pixel at a time in 16-bit lanes (libpng's approach). */
+/* One Paeth pixel in the low four 16-bit lanes: left `a`, up `b`, upper-left `c`. */
+static inline __m128i paeth_pixel(__m128i a, __m128i b, __m128i c, __m128i raw) {
+    __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
+    __m128i pc = abs_epi16(_mm_add_epi16(pa, pb));
+    pa = abs_epi16(pa);
+    pb = abs_epi16(pb);
+    __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+    __m128i nearest = select_if(_mm_cmpeq_epi16(smallest, pb), b, c);
+    nearest = select_if(_mm_cmpeq_epi16(smallest, pa), a, nearest);
+    return _mm_and_si128(_mm_add_epi16(raw, nearest), _mm_set1_epi16(0xFF));
+}
+
+/* Paeth, 4 bytes a pixel, in 16-bit lanes (libpng's approach). Each pixel depends on the one
+ * before, so four are computed one after another from one 16-byte load of each row and stored
+ * at once: fewer memory operations in the serial chain, and fewer loads that can falsely
+ * alias the stores (4 KiB aliasing) when rows sit a multiple of 4 KiB apart. */
 static void paeth4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
-    __m128i zero = _mm_setzero_si128();
-    __m128i a = zero, b = zero, c, d = zero;
-    for (size_t i = 0; i < length; i += 4) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i a = zero, c = zero;
+    size_t i = 0;
+    for (; i + 16 <= length; i += 16) {
+        __m128i up = _mm_loadu_si128((const __m128i *)(previous + i));
+        __m128i raw = _mm_loadu_si128((const __m128i *)(in + i));
+        __m128i up01 = _mm_unpacklo_epi8(up, zero), up23 = _mm_unpackhi_epi8(up, zero);
+        __m128i raw01 = _mm_unpacklo_epi8(raw, zero), raw23 = _mm_unpackhi_epi8(raw, zero);
+        __m128i b = up01;
+        __m128i d0 = paeth_pixel(a, b, c, raw01);
         c = b;
-        b = _mm_unpacklo_epi8(load4(previous + i), zero);
-        a = d;
-        d = _mm_unpacklo_epi8(load4(in + i), zero);
-        __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
-        __m128i pc = abs_epi16(_mm_add_epi16(pa, pb));
-        pa = abs_epi16(pa);
-        pb = abs_epi16(pb);
-        __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
-        __m128i nearest = select_if(_mm_cmpeq_epi16(smallest, pb), b, c);
-        nearest = select_if(_mm_cmpeq_epi16(smallest, pa), a, nearest);
-        d = _mm_and_si128(_mm_add_epi16(d, nearest), _mm_set1_epi16(0xFF));
-        store4(out + i, _mm_packus_epi16(d, d));
+        b = _mm_srli_si128(up01, 8);
+        __m128i d1 = paeth_pixel(d0, b, c, _mm_srli_si128(raw01, 8));
+        c = b;
+        b = up23;
+        __m128i d2 = paeth_pixel(d1, b, c, raw23);
+        c = b;
+        b = _mm_srli_si128(up23, 8);
+        __m128i d3 = paeth_pixel(d2, b, c, _mm_srli_si128(raw23, 8));
+        c = b;
+        a = d3;
+        __m128i low = _mm_unpacklo_epi64(d0, d1), high = _mm_unpacklo_epi64(d2, d3);
+        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(low, high));
+    }
+    for (; i < length; i += 4) {
+        __m128i b = _mm_unpacklo_epi8(load4(previous + i), zero);
+        a = paeth_pixel(a, b, c, _mm_unpacklo_epi8(load4(in + i), zero));
+        c = b;
+        store4(out + i, _mm_packus_epi16(a, a));
+    }
+}
+
+/* Two to four consecutive Paeth rows at once. Pixel x of a row needs pixels x - 1 and x of the
+ * row above, so each row runs one pixel behind the one above it, takes its "up" from that row's
+ * register, and the serial chains overlap in the core. `out` rows are `out_stride` apart,
+ * filtered rows (filter byte first) `in_stride` apart. Inlined with a constant `count`. */
+static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out, size_t out_stride, const uint8_t *in,
+                                                                   size_t in_stride, const uint8_t *previous,
+                                                                   size_t length, int count) {
+    const __m128i zero = _mm_setzero_si128();
+    const size_t pixels = length / 4;
+    __m128i left[4] = {zero, zero, zero, zero}, corner[4] = {zero, zero, zero, zero};
+    for (size_t step = 0; step < pixels + (size_t)count - 1; step++) {
+        for (int row = count - 1; row >= 0; row--) {
+            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
+            size_t offset = (step - (size_t)row) * 4;
+            __m128i up = row == 0 ? _mm_unpacklo_epi8(load4(previous + offset), zero) : left[row - 1];
+            __m128i raw = _mm_unpacklo_epi8(load4(in + (size_t)row * in_stride + 1 + offset), zero);
+            __m128i pixel = paeth_pixel(left[row], up, corner[row], raw);
+            store4(out + (size_t)row * out_stride + offset, _mm_packus_epi16(pixel, pixel));
+            left[row] = pixel;
+            corner[row] = up;
+        }
+    }
+}
+
+static void paeth4_interleaved_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                                    const uint8_t *previous, size_t length, int count) {
+    switch (count) {
+    case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4); break;
+    case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3); break;
+    default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2); break;
     }
 }
 #endif
+
+int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                          const uint8_t *previous, size_t row_count, size_t length, int bpp) {
+    size_t row = 0;
+    while (row < row_count) {
+        const uint8_t *above = row == 0 ? previous : out + (row - 1) * out_stride;
+#if defined(__SSE2__)
+        int run = 0;
+        while (run < 4 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+        if (bpp == 4 && length % 4 == 0 && above && run >= 2) {
+            paeth4_interleaved_sse2(out + row * out_stride, out_stride, in + row * in_stride, in_stride, above, length, run);
+            row += (size_t)run;
+            continue;
+        }
+#endif
+        const uint8_t *filtered = in + row * in_stride;
+        if (!cic_png_unfilter_row(filtered[0], out + row * out_stride, filtered + 1, above, length, bpp)) return 0;
+        row++;
+    }
+    return 1;
+}
 
 int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length,
                          int bpp) {
@@ -212,7 +294,7 @@ typedef struct {
 /* The chunk at *position: 1 and the chunk, 0 at the end of the data, -1 for a chunk that
  * runs past the end or a critical chunk whose CRC is wrong (libpng only warns for ancillary
  * ones). */
-static int next_chunk(const uint8_t *data, size_t size, size_t *position, png_chunk *chunk,
+static int next_chunk(const uint8_t *data, size_t size, size_t *position, png_chunk *chunk, int verify,
                       char *message, size_t message_size) {
     if (*position + 12 > size) {
         if (*position == size) return 0;
@@ -225,7 +307,9 @@ static int next_chunk(const uint8_t *data, size_t size, size_t *position, png_ch
         fail(message, message_size, "unexpected end of data (truncated chunk)");
         return -1;
     }
-    if (libdeflate_crc32(0, type, 4 + (size_t)length) != read_be32(type + 4 + length) && is_critical(type)) {
+    int corrupt = verify && is_critical(type) && crc32_gzip_refl(0, type, 4 + (uint64_t)length) != read_be32(type + 4 + length);
+    cic_clear_upper_vector_state();
+    if (corrupt) {
         fail(message, message_size, "CRC error in a critical chunk");
         return -1;
     }
@@ -241,7 +325,7 @@ cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *
     size_t position = 8;
     png_chunk chunk;
     int seen_idat = 0, first = 1, step;
-    while ((step = next_chunk(data, size, &position, &chunk, message, message_size)) == 1) {
+    while ((step = next_chunk(data, size, &position, &chunk, 1, message, message_size)) == 1) {
         if (first && memcmp(chunk.type, "IHDR", 4) != 0) return fail(message, message_size, "IHDR is not first");
         first = 0;
         if (memcmp(chunk.type, "IDAT", 4) == 0) seen_idat = 1;
@@ -251,123 +335,200 @@ cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *
     return step < 0 ? CIC_FAST_ERROR : fail(message, message_size, "unexpected end of data (no IEND)");
 }
 
-cic_fast_status cic_png_fast_decode(const uint8_t *data, size_t size, const cic_png_fast_info *info,
-                                    uint8_t *pixels, char *message, size_t message_size) {
-    const size_t channels = (size_t)info->channels;
-    const size_t row_bytes = (size_t)info->width * channels;
-    const size_t stride = row_bytes + 1;
-    const size_t filtered_size = stride * info->height;
+/* ---- the row stream ------------------------------------------------------------------ */
 
-    /* Gather the IDAT payload; every CRC is checked on the way. */
-    size_t position = 8, idat_size = 0, idat_capacity = 0;
-    uint8_t *idat = NULL;
-    int seen_iend = 0, seen_idat = 0, idat_ended = 0, step;
-    cic_fast_status status = CIC_FAST_OK;
+/* Filtered bytes inflated at a time: the rows in flight stay in the core's cache. */
+#define INFLATE_CHUNK_BYTES (256u << 10)
+
+struct cic_png_stream {
+    const uint8_t *data;
+    size_t size;
+    /* Where the next IDAT chunk is looked for, and whether the last one was seen. */
+    size_t position;
+    int idat_done;
+    cic_png_fast_info info;
+    size_t row_bytes;
+    uint32_t rows_read;
+    struct inflate_state inflater;
+    /* Filtered rows, inflated a chunk at a time; 4 KiB of slack to place them (see below). */
+    uint8_t *filtered;
+    size_t filtered_capacity;
+    /* The last unfiltered row (RGB or RGBA as in the file), for the filters that look up. */
+    uint8_t *previous;
+    /* RGB rows are unfiltered here, then spread to RGBA. */
+    uint8_t *unfiltered;
+};
+
+/* Every chunk before the pixels are read: CRCs, IDAT run, IEND, and what the fast path takes.
+ * Leaves *first_idat at the first IDAT chunk. */
+static cic_fast_status scan_chunks(const uint8_t *data, size_t size, size_t *first_idat, char *message,
+                                   size_t message_size) {
+    size_t position = 8;
+    int seen_idat = 0, idat_ended = 0, step;
     png_chunk chunk;
-    while ((step = next_chunk(data, size, &position, &chunk, message, message_size)) == 1) {
+    while (1) {
+        size_t start = position;
+        step = next_chunk(data, size, &position, &chunk, 1, message, message_size);
+        if (step < 0) return CIC_FAST_ERROR;
+        if (step == 0) break;
         const uint8_t *type = chunk.type;
-        uint32_t length = chunk.length;
         if (memcmp(type, "IDAT", 4) == 0) {
-            if (idat_ended) {
-                status = fail(message, message_size, "IDAT chunks are not consecutive");
-                goto done;
-            }
+            if (idat_ended) return fail(message, message_size, "IDAT chunks are not consecutive");
+            if (!seen_idat) *first_idat = start;
             seen_idat = 1;
-            if (idat_size + length > idat_capacity) {
-                size_t wanted = idat_capacity ? idat_capacity * 2 : (size > 1024 ? size : 1024);
-                while (wanted < idat_size + length) wanted *= 2;
-                uint8_t *grown = realloc(idat, wanted);
-                if (!grown) {
-                    status = fail(message, message_size, "out of memory");
-                    goto done;
-                }
-                idat = grown;
-                idat_capacity = wanted;
-            }
-            memcpy(idat + idat_size, chunk.payload, length);
-            idat_size += length;
-        } else {
-            if (seen_idat) idat_ended = 1;
-            if (memcmp(type, "IEND", 4) == 0) {
-                seen_iend = 1;
-                break;
-            }
-            if (memcmp(type, "tRNS", 4) == 0 || (is_critical(type) && memcmp(type, "IHDR", 4) != 0 &&
-                                                 memcmp(type, "PLTE", 4) != 0)) {
-                status = CIC_FAST_NOT_ELIGIBLE;
-                goto done;
+            continue;
+        }
+        if (seen_idat) idat_ended = 1;
+        if (memcmp(type, "IEND", 4) == 0)
+            return seen_idat ? CIC_FAST_OK : fail(message, message_size, "no image data (IDAT)");
+        if (memcmp(type, "tRNS", 4) == 0 ||
+            (is_critical(type) && memcmp(type, "IHDR", 4) != 0 && memcmp(type, "PLTE", 4) != 0))
+            return CIC_FAST_NOT_ELIGIBLE;
+    }
+    return seen_idat ? fail(message, message_size, "unexpected end of data (no IEND)")
+                     : fail(message, message_size, "no image data (IDAT)");
+}
+
+cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
+                                    size_t message_size) {
+    *stream = NULL;
+    cic_png_fast_info info;
+    cic_fast_status status = cic_png_fast_probe(data, size, &info);
+    if (status != CIC_FAST_OK) return status;
+    size_t first_idat = 0;
+    status = scan_chunks(data, size, &first_idat, message, message_size);
+    if (status != CIC_FAST_OK) return status;
+    cic_png_stream *s = calloc(1, sizeof *s);
+    if (!s) return fail(message, message_size, "out of memory");
+    s->data = data;
+    s->size = size;
+    s->position = first_idat;
+    s->info = info;
+    s->row_bytes = (size_t)info.width * (size_t)info.channels;
+    s->previous = malloc(s->row_bytes);
+    s->unfiltered = malloc(s->row_bytes);
+    s->filtered_capacity = s->row_bytes + 1 > INFLATE_CHUNK_BYTES ? s->row_bytes + 1
+                                                                  : INFLATE_CHUNK_BYTES / (s->row_bytes + 1) * (s->row_bytes + 1);
+    s->filtered = malloc(s->filtered_capacity + 4096);
+    if (!s->previous || !s->unfiltered || !s->filtered) {
+        cic_png_stream_close(s);
+        return fail(message, message_size, "out of memory");
+    }
+    isal_inflate_init(&s->inflater);
+    s->inflater.crc_flag = ISAL_ZLIB;
+    *stream = s;
+    return CIC_FAST_OK;
+}
+
+const cic_png_fast_info *cic_png_stream_info(const cic_png_stream *stream) { return &stream->info; }
+
+void cic_png_stream_close(cic_png_stream *stream) {
+    if (!stream) return;
+    free(stream->previous);
+    free(stream->unfiltered);
+    free(stream->filtered);
+    free(stream);
+}
+
+/* Hands the inflater the next IDAT chunk's payload; 0 when there is none. The chunks were
+ * checked when the stream opened. */
+static int feed_next_idat(cic_png_stream *s) {
+    if (s->idat_done) return 0;
+    png_chunk chunk;
+    if (next_chunk(s->data, s->size, &s->position, &chunk, 0, NULL, 0) != 1 || memcmp(chunk.type, "IDAT", 4) != 0) {
+        s->idat_done = 1;
+        return 0;
+    }
+    s->inflater.next_in = (uint8_t *)chunk.payload;
+    s->inflater.avail_in = chunk.length;
+    return 1;
+}
+
+/* One inflate step, feeding the next IDAT chunk when the input ran out. ISA-L may hold decoded
+ * bytes back, so running out of input is an error only once a step makes no progress. */
+static cic_fast_status inflate_step(cic_png_stream *s, char *message, size_t message_size) {
+    if (s->inflater.avail_in == 0) feed_next_idat(s);
+    uint32_t space = s->inflater.avail_out, input = s->inflater.avail_in;
+    int result = isal_inflate(&s->inflater);
+    cic_clear_upper_vector_state();
+    if (result == ISAL_INCORRECT_CHECKSUM) return fail(message, message_size, "incorrect Adler-32 checksum of the image data");
+    if (result < 0) return fail(message, message_size, "corrupt zlib data in IDAT");
+    if (s->inflater.avail_out == space && s->inflater.avail_in == input && s->inflater.block_state != ISAL_BLOCK_FINISH)
+        return fail(message, message_size, "unexpected end of image data (truncated zlib stream)");
+    return CIC_FAST_OK;
+}
+
+/* Inflates exactly `length` bytes into `out`. */
+static cic_fast_status inflate_exactly(cic_png_stream *s, uint8_t *out, size_t length, char *message,
+                                       size_t message_size) {
+    s->inflater.next_out = out;
+    s->inflater.avail_out = (uint32_t)length;
+    while (s->inflater.avail_out > 0) {
+        if (s->inflater.block_state == ISAL_BLOCK_FINISH) return fail(message, message_size, "not enough image data");
+        cic_fast_status status = inflate_step(s, message, message_size);
+        if (status != CIC_FAST_OK) return status;
+    }
+    return CIC_FAST_OK;
+}
+
+/* After the last row: the zlib stream must end, and its checksum match. Data after the rows
+ * is ignored, as libpng does (with a warning). */
+static cic_fast_status finish_stream(cic_png_stream *s, char *message, size_t message_size) {
+    uint8_t spare[256];
+    while (s->inflater.block_state != ISAL_BLOCK_FINISH) {
+        s->inflater.next_out = spare;
+        s->inflater.avail_out = sizeof spare;
+        cic_fast_status status = inflate_step(s, message, message_size);
+        if (status != CIC_FAST_OK) return status;
+        if (s->inflater.avail_out < sizeof spare) return CIC_FAST_OK;
+    }
+    return CIC_FAST_OK;
+}
+
+cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
+                                         size_t message_size) {
+    if (row_count > s->info.height - s->rows_read) return fail(message, message_size, "read past the last row");
+    const size_t channels = (size_t)s->info.channels, row_bytes = s->row_bytes, stride = row_bytes + 1;
+    const size_t rows_per_chunk = s->filtered_capacity / stride;
+    const size_t rgba_row_bytes = (size_t)s->info.width * 4;
+    size_t done = 0;
+    while (done < row_count) {
+        size_t rows = row_count - done < rows_per_chunk ? row_count - done : rows_per_chunk;
+        /* RGBA rows unfilter straight into the caller's rows, RGB rows into a row of their own
+         * and are then spread to RGBA. */
+        uint8_t *first_out = channels == 4 ? rgba + done * rgba_row_bytes : s->unfiltered;
+        /* Filtered and unfiltered rows half a page apart modulo 4 KiB, so that a load never
+         * looks like it aliases the store just before it (both are page-aligned allocations). */
+        size_t distance = ((uintptr_t)s->filtered + 1 - (uintptr_t)first_out) & 4095;
+        uint8_t *filtered = s->filtered + ((2048 - distance) & 4095);
+        cic_fast_status status = inflate_exactly(s, filtered, rows * stride, message, message_size);
+        if (status != CIC_FAST_OK) return status;
+        const uint8_t *previous = s->rows_read + done == 0 ? NULL : s->previous;
+        if (channels == 4) {
+            if (done > 0) previous = first_out - rgba_row_bytes;
+            if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, filtered, stride, previous, rows, row_bytes, 4))
+                return fail(message, message_size, "bad adaptive filter value");
+            done += rows;
+            if (done == row_count) memcpy(s->previous, first_out + (rows - 1) * rgba_row_bytes, row_bytes);
+            continue;
+        }
+        for (size_t r = 0; r < rows; r++, done++) {
+            const uint8_t *row = filtered + r * stride;
+            if (!cic_png_unfilter_row(row[0], s->unfiltered, row + 1, previous, row_bytes, 3))
+                return fail(message, message_size, "bad adaptive filter value");
+            memcpy(s->previous, s->unfiltered, row_bytes);
+            previous = s->previous;
+            const uint8_t *source = s->unfiltered;
+            uint8_t *out = rgba + done * rgba_row_bytes;
+            for (size_t x = 0; x < s->info.width; x++, source += 3, out += 4) {
+                out[0] = source[0];
+                out[1] = source[1];
+                out[2] = source[2];
+                out[3] = 255;
             }
         }
     }
-    if (step < 0) {
-        status = CIC_FAST_ERROR;
-        goto done;
-    }
-    if (!seen_idat) {
-        status = fail(message, message_size, "no image data (IDAT)");
-        goto done;
-    }
-    if (!seen_iend) {
-        status = fail(message, message_size, "unexpected end of data (no IEND)");
-        goto done;
-    }
-
-    /* Inflate where the rows can be unfiltered and spread without another buffer. */
-    uint8_t *filtered = channels == 4 ? pixels : pixels + (info->buffer_size - filtered_size);
-    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-    if (!inflater) {
-        status = fail(message, message_size, "out of memory");
-        goto done;
-    }
-    size_t produced = 0;
-    enum libdeflate_result result =
-        libdeflate_zlib_decompress(inflater, idat, idat_size, filtered, filtered_size, &produced);
-    libdeflate_free_decompressor(inflater);
-    if (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
-        /* More data than the rows need: libpng accepts it too, with a warning. Redo with the
-         * stream's own length is not possible in one call, so hand the file to libpng. */
-        status = CIC_FAST_NOT_ELIGIBLE;
-        goto done;
-    }
-    if (result != LIBDEFLATE_SUCCESS) {
-        status = fail(message, message_size, result == LIBDEFLATE_BAD_DATA
-                                                 ? "corrupt or truncated zlib data in IDAT"
-                                                 : "corrupt zlib data in IDAT");
-        goto done;
-    }
-    if (produced != filtered_size) {
-        status = fail(message, message_size, "not enough image data");
-        goto done;
-    }
-
-    /* RGBA rows are unfiltered straight to their final place, over the filter bytes; RGB rows
-     * in place, then spread to RGBA below. */
-    const uint8_t *previous = NULL;
-    for (size_t y = 0; y < info->height; y++) {
-        const uint8_t *row = filtered + y * stride;
-        uint8_t *destination = channels == 4 ? pixels + y * row_bytes : (uint8_t *)row + 1;
-        if (!cic_png_unfilter_row(row[0], destination, row + 1, previous, row_bytes, (int)channels)) {
-            status = fail(message, message_size, "bad adaptive filter value");
-            goto done;
-        }
-        previous = destination;
-    }
-
-    if (channels == 3) {
-        size_t out = 0;
-        for (size_t y = 0; y < info->height; y++) {
-            const uint8_t *source = filtered + y * stride + 1;
-            for (size_t x = 0; x < info->width; x++, source += 3, out += 4) {
-                uint8_t r = source[0], g = source[1], b = source[2];
-                pixels[out] = r;
-                pixels[out + 1] = g;
-                pixels[out + 2] = b;
-                pixels[out + 3] = 255;
-            }
-        }
-    }
-
-done:
-    free(idat);
-    return status;
+    s->rows_read += row_count;
+    if (s->rows_read == s->info.height) return finish_stream(s, message, message_size);
+    return CIC_FAST_OK;
 }

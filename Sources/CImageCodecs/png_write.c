@@ -1,7 +1,8 @@
 #include "cic_png_write.h"
+#include "vector_state.h"
 
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
-#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -66,7 +67,9 @@ static int compress_chunk(struct isal_zstream *stream, uint8_t *bytes, size_t le
     stream->avail_in = (uint32_t)length;
     stream->end_of_stream = last && final;
     stream->flush = last && !final ? SYNC_FLUSH : NO_FLUSH;
-    return isal_deflate(stream) == COMP_OK && stream->avail_in == 0;
+    int ok = isal_deflate(stream) == COMP_OK && stream->avail_in == 0;
+    cic_clear_upper_vector_state();
+    return ok;
 }
 
 int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t width,
@@ -106,7 +109,8 @@ int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t wid
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
         if (last || filled + filtered_row_bytes > filtered_row_bytes * rows_per_chunk) {
-            checksum = libdeflate_adler32(checksum, chunk, filled);
+            checksum = isal_adler32(checksum, chunk, filled);
+            cic_clear_upper_vector_state();
             ok = compress_chunk(&stream, chunk, filled, last, final);
             filled = 0;
         }
@@ -135,5 +139,5 @@ uint32_t cic_adler32_combine(uint32_t first, uint32_t second, size_t second_leng
 }
 
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
-    return libdeflate_crc32(crc, bytes, length);
+    return crc32_gzip_refl(crc, bytes, length);
 }

@@ -1,37 +1,76 @@
 import CImageCodecs
 import ImageDiff
 
-/// The fast path for 8-bit RGB and RGBA PNGs that are not interlaced (screenshots): libdeflate
-/// inflates into the final pixel buffer and the rows are unfiltered into place. Returns nil for
-/// every PNG it does not take, which then goes to libpng.
+/// The fast path for 8-bit RGB and RGBA PNGs that are not interlaced (screenshots): ISA-L
+/// inflates a cache-sized chunk of rows at a time and they are unfiltered straight into their
+/// place. Returns nil for every PNG it does not take, which then goes to libpng.
 enum FastPNGDecoder {
     static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits = .default
     ) throws(ImageCodecError) -> RGBAImage? {
+        guard let rows = try PNGRowStream(bytes, limits: limits) else { return nil }
+        let sampleCount = rows.width * rows.height * 4
+        var failure: ImageCodecError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            cic_advise_huge_pages(base, buffer.count)
+            do throws(ImageCodecError) {
+                try rows.read(rows.height, into: base)
+                count = sampleCount
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        guard pixels.count == sampleCount else { throw .corruptPNG("out of memory") }
+        return RGBAImage(width: rows.width, height: rows.height, pixels: pixels, hasAlpha: rows.hasAlpha)
+    }
+}
+
+/// A PNG decoded a band of rows at a time, for callers that never hold the whole image (the
+/// streaming comparison) and for the whole-image decode alike. Only the fast path's PNGs
+/// (8-bit RGB or RGBA, not interlaced) open; the bytes must outlive the stream.
+final class PNGRowStream {
+    let width: Int
+    let height: Int
+    let hasAlpha: Bool
+    private(set) var rowsRead = 0
+    private let stream: OpaquePointer
+
+    /// Nil when the PNG is not for the fast path; throws when it is broken or beyond `limits`.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) {
         guard let base = bytes.baseAddress else { return nil }
         var info = cic_png_fast_info()
         guard cic_png_fast_probe(base, bytes.count, &info) == CIC_FAST_OK else { return nil }
         let (width, height) = try limits.check(
             width: info.width, height: info.height, bytesPerPixel: DecodingLimits.decodedBytesPerPixel(sixteenBit: false))
-        guard info.buffer_size <= limits.maxMemory else {
-            throw .tooLarge(width: width, height: height, limit: .memory(limits.maxMemory))
-        }
-        let sampleCount = width * height * 4
         var message = CMessage()
-        var status = CIC_FAST_ERROR
-        let pixels = [UInt8](unsafeUninitializedCapacity: info.buffer_size) { buffer, count in
-            cic_advise_huge_pages(buffer.baseAddress, buffer.count)
-            status = cic_png_fast_decode(base, bytes.count, &info, buffer.baseAddress, &message.bytes, CMessage.capacity)
-            count = status == CIC_FAST_OK ? sampleCount : 0
-        }
-        switch status {
+        var stream: OpaquePointer?
+        switch cic_png_stream_open(base, bytes.count, &stream, &message.bytes, CMessage.capacity) {
         case CIC_FAST_OK:
-            return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: info.channels == 4)
+            guard let stream else { throw .corruptPNG("out of memory") }
+            self.stream = stream
         case CIC_FAST_NOT_ELIGIBLE:
             return nil
         default:
             throw .corruptPNG(message.text)
         }
+        self.width = width
+        self.height = height
+        hasAlpha = info.channels == 4
+    }
+
+    deinit { cic_png_stream_close(stream) }
+
+    /// Decodes the next `count` rows as RGBA into `rows` (`count * width * 4` bytes).
+    func read(_ count: Int, into rows: UnsafeMutablePointer<UInt8>) throws(ImageCodecError) {
+        precondition(count >= 0 && count <= height - rowsRead, "read past the last row")
+        var message = CMessage()
+        guard cic_png_stream_read_rows(stream, rows, UInt32(count), &message.bytes, CMessage.capacity) == CIC_FAST_OK else {
+            throw .corruptPNG(message.text)
+        }
+        rowsRead += count
     }
 }
 

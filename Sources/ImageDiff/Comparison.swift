@@ -201,7 +201,7 @@ enum PixelDelta {
 }
 
 /// Which overlap pixels are left out.
-struct IgnoreMap {
+struct IgnoreMap: Sendable {
     let width: Int
     private let bits: [Bool]
 

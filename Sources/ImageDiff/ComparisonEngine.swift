@@ -119,8 +119,20 @@ struct ComparisonEngine {
     }
 
     func result(_ total: BandStatistics, mask: DifferenceMask?) -> DiffResult {
-        let area = fullWidth * fullHeight
-        return DiffResult(
+        DiffResult(
+            total, options: options, width: fullWidth, height: fullHeight,
+            referenceSize: sizes.reference, actualSize: sizes.actual, mask: mask)
+    }
+}
+
+extension DiffResult {
+    /// The result of merged band statistics over a `width` × `height` comparison.
+    init(
+        _ total: BandStatistics, options: ComparisonOptions, width: Int, height: Int,
+        referenceSize: ImageSize, actualSize: ImageSize, mask: DifferenceMask?
+    ) {
+        let area = width * height
+        self.init(
             match: total.differentPixels == 0,
             metric: options.metric.name,
             threshold: options.metric.threshold,
@@ -133,9 +145,9 @@ struct ComparisonEngine {
             maxDeltaE: total.maxDeltaE,
             deltaEFormula: options.deltaEFormula.rawValue,
             boundingBox: total.boundingBox,
-            sizeDiffers: sizes.reference != sizes.actual,
-            referenceSize: sizes.reference,
-            actualSize: sizes.actual,
+            sizeDiffers: referenceSize != actualSize,
+            referenceSize: referenceSize,
+            actualSize: actualSize,
             maxChannelDeltaHistogram: total.histogram,
             mask: mask)
     }
@@ -165,8 +177,9 @@ struct BandStatistics {
 
 /// The per-pixel decision and the loops that apply it.
 struct PixelJudge {
-    let a: UnsafePointer<UInt8>
-    let b: UnsafePointer<UInt8>
+    /// The two images' row 0, from which pixel (x, y) sits `(y * width + x) * 4` bytes on.
+    var a: UnsafePointer<UInt8>
+    var b: UnsafePointer<UInt8>
     let width: Int
     let height: Int
     let mask: UnsafeMutablePointer<UInt8>?

@@ -75,6 +75,11 @@ struct CompareCommand: AsyncParsableCommand {
             result = DiffResult(identicalImagesOf: size, options: options)
             snapshot = comparison.snapshotPrecision.map { _ in .passed }
             if let maskOutput, let mask = result.mask { try write(mask, to: maskOutput) }
+        } else if outputs.isEmpty, comparison.snapshotPrecision == nil,
+            let streamed = try streamedComparison((referenceBytes, reference), (actualBytes, actual), options: options, limits: limits)
+        {
+            result = streamed
+            snapshot = nil
         } else {
             let (referenceImage, actualImage) = try await decodePair(
                 (referenceBytes, reference), (actualBytes, actual), limits: limits)
@@ -154,6 +159,19 @@ func identicalImageSize(
     guard equal else { return nil }
     do {
         return try ImageDecoder.structurallyValidPNGSize(first, name: name, limits: limits)
+    } catch {
+        throw CommandLineError(error.description)
+    }
+}
+
+/// The count-only comparison of two PNGs decoded band by band, never held whole; nil when
+/// the streamed path does not apply to these files or options.
+func streamedComparison(
+    _ first: (bytes: [UInt8], name: String), _ second: (bytes: [UInt8], name: String),
+    options: ComparisonOptions, limits: DecodingLimits
+) throws(CommandLineError) -> DiffResult? {
+    do {
+        return try StreamedPNGComparison.compare(first, second, options: options, limits: limits)
     } catch {
         throw CommandLineError(error.description)
     }

@@ -5,7 +5,7 @@ import XCTest
 @testable import ImageCodecs
 @testable import ImageDiff
 
-/// The libdeflate + SIMD-unfilter fast path decodes exactly what libpng decodes.
+/// The ISA-L + SIMD-unfilter fast path decodes exactly what libpng decodes, in any band split.
 final class FastPNGTests: XCTestCase {
     var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -78,6 +78,80 @@ final class FastPNGTests: XCTestCase {
                                            "filter \(filter) bpp \(bpp) pixels \(pixels) previous \(hasPrevious) shift \(shift)")
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Runs of consecutive rows with mixed filters (Paeth runs of every length go through the
+    /// interleaved kernel): the multi-row unfilter equals the scalar one row after another.
+    func testInterleavedPaethRowsEqualScalar() {
+        var state: UInt64 = 0xC0FFEE
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        let filterPatterns: [[UInt8]] = [
+            [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4], [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4],
+        ]
+        for bpp in [3, 4] {
+            for pixels in [1, 2, 3, 4, 5, 17, 64, 101] {
+                let length = pixels * bpp
+                for pattern in filterPatterns {
+                    for hasPrevious in [false, true] {
+                        let rows = pattern.count, stride = length + 1
+                        var filtered = [UInt8](repeating: 0, count: rows * stride)
+                        for row in 0..<rows {
+                            filtered[row * stride] = pattern[row]
+                            for index in 1...length { filtered[row * stride + index] = next() }
+                        }
+                        let previous = (0..<length).map { _ in next() }
+                        var fast = [UInt8](repeating: 0, count: rows * length)
+                        var scalar = [UInt8](repeating: 0, count: rows * length)
+                        previous.withUnsafeBufferPointer { up in
+                            let upPointer = hasPrevious ? up.baseAddress : nil
+                            filtered.withUnsafeBufferPointer { input in
+                                guard let input = input.baseAddress else { return }
+                                fast.withUnsafeMutableBufferPointer { out in
+                                    guard let out = out.baseAddress else { return }
+                                    XCTAssertEqual(cic_png_unfilter_rows(out, length, input, stride, upPointer, rows, length, Int32(bpp)), 1)
+                                }
+                                scalar.withUnsafeMutableBufferPointer { out in
+                                    guard let out = out.baseAddress else { return }
+                                    for row in 0..<rows {
+                                        let above = row == 0 ? upPointer : UnsafePointer(out + (row - 1) * length)
+                                        cic_png_unfilter_row_scalar(
+                                            Int32(pattern[row]), out + row * length, input + row * stride + 1, above, length, Int32(bpp))
+                                    }
+                                }
+                            }
+                        }
+                        XCTAssertEqual(fast, scalar, "bpp \(bpp) pixels \(pixels) filters \(pattern) previous \(hasPrevious)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The row stream read in bands of any size gives the whole-image decode.
+    func testRowStreamInAnyBandSplitEqualsWholeDecode() throws {
+        for path in ["Fixtures/login/ref.png", "Fixtures/login/fail.png"] {
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(path)))
+            try bytes.withUnsafeBufferPointer { buffer in
+                let whole = try XCTUnwrap(try FastPNGDecoder.decode(buffer))
+                for band in [1, 3, 7, 64, whole.height] {
+                    let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+                    var pixels = [UInt8](repeating: 0, count: whole.pixels.count)
+                    try pixels.withUnsafeMutableBufferPointer { out in
+                        guard let out = out.baseAddress else { return }
+                        var y = 0
+                        while y < rows.height {
+                            let count = min(band, rows.height - y)
+                            try rows.read(count, into: out + y * rows.width * 4)
+                            y += count
+                        }
+                    }
+                    XCTAssertEqual(pixels, whole.pixels, "\(path) in bands of \(band)")
                 }
             }
         }

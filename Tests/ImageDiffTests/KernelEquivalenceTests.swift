@@ -103,3 +103,64 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// The streamed comparison, fed bands of rows from windows that hold only the band and its
+/// context, equals the scalar pass on the whole images, whatever the band size and however the
+/// bands are shared among scanners.
+extension KernelEquivalenceTests {
+    func testStreamedEqualsScalarInAnyBandSplit() {
+        var generator = SplitMix(seed: 0x57EA)
+        let metrics = KernelEquivalenceTests.metrics.filter {
+            if case .imageMagickAE = $0 { return false }
+            return true
+        }
+        for (width, height) in KernelEquivalenceTests.sizes {
+            for sparsity in [0.0, 0.05, 0.5] {
+                let (a, b) = randomPair(width: width, height: height, changed: sparsity, using: &generator)
+                for metric in metrics {
+                    for antialiasing in [false, true] {
+                        let options = ComparisonOptions(
+                            metric: metric, ignoreAntialiasing: antialiasing,
+                            ignoreRegions: sparsity == 0.5 ? [PixelRect(minX: 0, minY: 1, maxX: 3, maxY: 2)] : [])
+                        let scalar = compareScalar(a, b, options: options)
+                        for band in [1, 2, 3, 5, height] {
+                            XCTAssertEqual(
+                                streamed(a, b, options: options, band: band), scalar,
+                                "\(width)x\(height) \(metric) aa=\(antialiasing) band=\(band)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testOptionsThatNeedWholeImagesAreRefused() {
+        XCTAssertNil(StreamedComparison(width: 4, height: 4, options: ComparisonOptions(collectsMask: true)))
+        XCTAssertNil(StreamedComparison(width: 4, height: 4, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
+        XCTAssertNil(StreamedComparison(width: 0, height: 4, options: ComparisonOptions()))
+    }
+
+    /// Copies each band with its context rows into a fresh window, so that a read outside it
+    /// would read other memory, and alternates two scanners.
+    func streamed(_ a: RGBAImage, _ b: RGBAImage, options: ComparisonOptions, band: Int) -> DiffResult? {
+        guard let comparison = StreamedComparison(width: a.width, height: a.height, options: options) else { return nil }
+        var scanners = [comparison.makeScanner(), comparison.makeScanner()]
+        let rowBytes = a.width * 4, context = StreamedComparison.contextRows
+        var start = 0, index = 0
+        while start < a.height {
+            let rows = start..<min(a.height, start + band)
+            let window = max(0, rows.lowerBound - context)..<min(a.height, rows.upperBound + context)
+            let first = Array(a.pixels[(window.lowerBound * rowBytes)..<(window.upperBound * rowBytes)])
+            let second = Array(b.pixels[(window.lowerBound * rowBytes)..<(window.upperBound * rowBytes)])
+            first.withUnsafeBufferPointer { first in
+                second.withUnsafeBufferPointer { second in
+                    guard let first = first.baseAddress, let second = second.baseAddress else { return }
+                    scanners[index % 2].scan(rows: rows, reference: first, actual: second, firstRow: window.lowerBound)
+                }
+            }
+            start = rows.upperBound
+            index += 1
+        }
+        return comparison.result(merging: scanners)
+    }
+}

@@ -7,9 +7,10 @@ import ImageDiff
 /// decoder's legitimate work.
 let limits = DecodingLimits(maxWidth: 4096, maxHeight: 4096, maxPixels: 1 << 22, maxMemory: 1 << 26, maxFileSize: 1 << 20)
 
-/// PNG decoding: the libdeflate fast path, libpng, and the structure check of byte-identical
-/// inputs. Whenever both decoders accept an input they must agree, and every decoded image
-/// must survive an encode–decode round trip unchanged.
+/// PNG decoding: the ISA-L fast path (whole and streamed), libpng, and the structure check of
+/// byte-identical inputs. Whenever both decoders accept an input they must agree, the streamed
+/// comparison of an image with itself must find no difference, and every decoded image must
+/// survive an encode–decode round trip unchanged.
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -17,9 +18,15 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let decoded = Result { () throws(ImageCodecError) in try PNGDecoder.decode(bytes, limits: limits) }
     let libpng = Result { () throws(ImageCodecError) in try PNGDecoder.decodeWithLibPNG(bytes, limits: limits) }
     _ = try? ImageDecoder.structurallyValidPNGSize(Array(bytes), name: "fuzz", limits: limits)
+    let streamed = Result { () throws(ImageFileError) in
+        try StreamedPNGComparison.compare((Array(bytes), "fuzz"), (Array(bytes), "fuzz"), limits: limits)
+    }
     guard case .success(let image) = decoded else { return 0 }
     if case .success(let reference) = libpng, reference != image {
         fatalError("the fast path and libpng decode this PNG differently")
+    }
+    if case .success(let result?) = streamed, result.differentPixels != 0 {
+        fatalError("the streamed comparison of a PNG with itself found differences")
     }
     do {
         let encoded = try PNGEncoder.encode(image)

@@ -3,9 +3,10 @@
 
 /*
  * The fast path for the PNGs screenshots are made of: 8-bit RGB or RGBA, not interlaced.
- * The zlib stream is inflated by libdeflate straight into the caller's pixel buffer and the
- * rows are unfiltered in place (SSE2 where available), then spread to RGBA; no other copy of
- * the image is made. Every other PNG goes to libpng (cic_png_*).
+ * A row stream: ISA-L inflates the IDAT data a cache-sized chunk at a time, the rows are
+ * unfiltered (SSE2 where available) and spread to RGBA into the caller's rows, so a caller can
+ * decode a whole image or a band at a time without holding it. Every other PNG goes to libpng
+ * (cic_png_*).
  */
 
 #include <stddef.h>
@@ -28,19 +29,23 @@ typedef struct {
     uint32_t height;
     /* 3 (RGB) or 4 (RGBA) bytes a pixel in the file. */
     int channels;
-    /* The pixel buffer cic_png_fast_decode needs: width * height * 4 plus room to inflate
-     * the filtered rows in place. */
-    size_t buffer_size;
 } cic_png_fast_info;
+
+typedef struct cic_png_stream cic_png_stream;
 
 /* Reads the IHDR and decides whether the fast path applies. */
 cic_fast_status cic_png_fast_probe(const uint8_t *data, size_t size, cic_png_fast_info *info);
 
-/* Decodes into `pixels` (info->buffer_size bytes); on success the first
- * width * height * 4 bytes are RGBA. Verifies every chunk CRC, the zlib stream and its
- * Adler-32, and the amount of image data. */
-cic_fast_status cic_png_fast_decode(const uint8_t *data, size_t size, const cic_png_fast_info *info,
-                                    uint8_t *pixels, char *message, size_t message_size);
+/* Opens a row stream over the PNG in `data`, which must outlive it. Checks every chunk's CRC
+ * and the chunk order first; CIC_FAST_NOT_ELIGIBLE for a PNG the fast path does not take. */
+cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
+                                    size_t message_size);
+const cic_png_fast_info *cic_png_stream_info(const cic_png_stream *stream);
+/* Decodes the next `row_count` rows as RGBA into `rgba` (row_count * width * 4 bytes). After
+ * the last row, also checks that the zlib stream ends and its Adler-32. */
+cic_fast_status cic_png_stream_read_rows(cic_png_stream *stream, uint8_t *rgba, uint32_t row_count, char *message,
+                                         size_t message_size);
+void cic_png_stream_close(cic_png_stream *stream);
 
 /* Checks a PNG's structure without decoding its pixels: signature, IHDR first, every chunk
  * within the data with a correct CRC (critical chunks), image data, and IEND. */
@@ -54,6 +59,13 @@ void cic_png_unfilter_row_scalar(int filter, uint8_t *out, const uint8_t *in, co
 /* The same, with the SSE2 kernels where they exist. Returns 0 for an unknown filter type. */
 int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length,
                          int bpp);
+
+/* Unfilters `row_count` consecutive rows: filtered rows (filter byte, then `length` bytes)
+ * `in_stride` apart, into `out` rows `out_stride` apart; `previous` is the unfiltered row above
+ * the first, NULL at the top of the image. Runs of two to four Paeth rows go through a kernel
+ * that interleaves them. Returns 0 for an unknown filter type. */
+int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                          const uint8_t *previous, size_t row_count, size_t length, int bpp);
 
 /* Asks Linux for transparent huge pages over a large, not yet touched buffer: far fewer page
  * faults when it is first written. A hint; does nothing elsewhere. */

@@ -1,0 +1,96 @@
+import CImageCodecs
+import Foundation
+import XCTest
+
+@testable import ImageCodecs
+@testable import ImageDiff
+
+/// Comparing two PNGs while they decode, band by band, gives what decoding both and comparing
+/// gives; broken files are errors that name the file.
+final class StreamedPNGComparisonTests: XCTestCase {
+    var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    func read(_ relativePath: String) throws -> (bytes: [UInt8], name: String) {
+        let url = root.appendingPathComponent(relativePath)
+        return (try [UInt8](Data(contentsOf: url)), url.lastPathComponent)
+    }
+
+    func testStreamedEqualsDecodeThenCompareOnRealPairs() throws {
+        let pairs = [
+            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
+            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
+            ("../shared/corpus/orange/a.png", "../shared/corpus/orange/b.png"),
+            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
+        ]
+        let optionSets = [
+            ComparisonOptions(),
+            ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
+            ComparisonOptions(metric: .deltaE(.ciede2000, threshold: 2)),
+            ComparisonOptions(metric: .exact, ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 99, maxY: 99)]),
+        ]
+        var streamedPairs = 0
+        for (first, second) in pairs {
+            let reference = try read(first), actual = try read(second)
+            let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
+            let actualImage = try ImageDecoder.decode(actual.bytes, name: actual.name)
+            for options in optionSets {
+                guard let streamed = try StreamedPNGComparison.compare(reference, actual, options: options) else { continue }
+                streamedPairs += 1
+                XCTAssertEqual(streamed, compare(referenceImage, actualImage, options: options), "\(first) \(options.metric)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(streamedPairs, 12, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    func testNotStreamedWhenItCannotApply() throws {
+        let png = try read("Fixtures/login/ref.png")
+        XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(collectsMask: true)))
+        XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
+        let other = try read("../shared/corpus/orange/a.png")
+        XCTAssertNil(try StreamedPNGComparison.compare(png, other), "sizes differ")
+        let jpeg = try [UInt8](Data(contentsOf: root.appendingPathComponent("../shared/corpus/tiger/a.jpg")))
+        XCTAssertNil(try StreamedPNGComparison.compare(png, (jpeg, "a.jpg")))
+    }
+
+    /// A file whose chunks are sound but whose image data stops half-way fails part-way
+    /// through the stream, and one cut inside a chunk fails at once: errors naming that file,
+    /// never a count.
+    func testBrokenImageDataNamesTheFile() throws {
+        let reference = try read("Fixtures/login/ref.png")
+        let halfData = pngWithImageDataCut(reference.bytes, keeping: 0.5)
+        var cutChunk = Array(reference.bytes.prefix(reference.bytes.count * 2 / 3))
+        cutChunk += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        for broken in [halfData, cutChunk] {
+            XCTAssertThrowsError(try StreamedPNGComparison.compare(reference, (broken, "broken.png"))) { error in
+                XCTAssertEqual((error as? ImageFileError)?.path, "broken.png")
+            }
+            XCTAssertThrowsError(try StreamedPNGComparison.compare((broken, "broken.png"), reference)) { error in
+                XCTAssertEqual((error as? ImageFileError)?.path, "broken.png")
+            }
+        }
+    }
+
+    /// The PNG with its IHDR, one IDAT holding the first `fraction` of the image data (with a
+    /// correct CRC), and IEND.
+    func pngWithImageDataCut(_ png: [UInt8], keeping fraction: Double) -> [UInt8] {
+        func be32(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(png[offset + $1]) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + payload
+            let crc = body.withUnsafeBufferPointer { cic_crc32(0, $0.baseAddress, $0.count) }
+            let length = UInt32(payload.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + body
+                + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+        }
+        var data = [UInt8](), position = 8
+        while position + 12 <= png.count {
+            let length = be32(position)
+            if String(decoding: png[(position + 4)..<(position + 8)], as: UTF8.self) == "IDAT" {
+                data += png[(position + 8)..<(position + 8 + length)]
+            }
+            position += 12 + length
+        }
+        return Array(png.prefix(33)) + chunk("IDAT", Array(data.prefix(Int(Double(data.count) * fraction)))) + chunk("IEND", [])
+    }
+}
