@@ -146,36 +146,11 @@ static inline __m128i paeth_pixel(__m128i a, __m128i b, __m128i c, __m128i raw) 
     return _mm_and_si128(_mm_add_epi16(raw, nearest), _mm_set1_epi16(0xFF));
 }
 
-/* Paeth, 4 bytes a pixel, in 16-bit lanes (libpng's approach). Each pixel depends on the one
- * before, so four are computed one after another from one 16-byte load of each row and stored
- * at once: fewer memory operations in the serial chain, and fewer loads that can falsely
- * alias the stores (4 KiB aliasing) when rows sit a multiple of 4 KiB apart. */
+/* Paeth, 4 bytes a pixel, one pixel at a time in 16-bit lanes (libpng's approach). */
 static void paeth4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
     const __m128i zero = _mm_setzero_si128();
     __m128i a = zero, c = zero;
-    size_t i = 0;
-    for (; i + 16 <= length; i += 16) {
-        __m128i up = _mm_loadu_si128((const __m128i *)(previous + i));
-        __m128i raw = _mm_loadu_si128((const __m128i *)(in + i));
-        __m128i up01 = _mm_unpacklo_epi8(up, zero), up23 = _mm_unpackhi_epi8(up, zero);
-        __m128i raw01 = _mm_unpacklo_epi8(raw, zero), raw23 = _mm_unpackhi_epi8(raw, zero);
-        __m128i b = up01;
-        __m128i d0 = paeth_pixel(a, b, c, raw01);
-        c = b;
-        b = _mm_srli_si128(up01, 8);
-        __m128i d1 = paeth_pixel(d0, b, c, _mm_srli_si128(raw01, 8));
-        c = b;
-        b = up23;
-        __m128i d2 = paeth_pixel(d1, b, c, raw23);
-        c = b;
-        b = _mm_srli_si128(up23, 8);
-        __m128i d3 = paeth_pixel(d2, b, c, _mm_srli_si128(raw23, 8));
-        c = b;
-        a = d3;
-        __m128i low = _mm_unpacklo_epi64(d0, d1), high = _mm_unpacklo_epi64(d2, d3);
-        _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(low, high));
-    }
-    for (; i < length; i += 4) {
+    for (size_t i = 0; i < length; i += 4) {
         __m128i b = _mm_unpacklo_epi8(load4(previous + i), zero);
         a = paeth_pixel(a, b, c, _mm_unpacklo_epi8(load4(in + i), zero));
         c = b;

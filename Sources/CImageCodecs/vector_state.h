@@ -14,10 +14,9 @@
 
 __attribute__((target("avx"))) static inline void cic_zero_upper_avx(void) { _mm256_zeroupper(); }
 
+/* __builtin_cpu_supports reads the CPU model the runtime fills in before main: no state here. */
 static inline void cic_clear_upper_vector_state(void) {
-    static int has_avx = -1;
-    if (has_avx < 0) has_avx = __builtin_cpu_supports("avx") ? 1 : 0;
-    if (has_avx) cic_zero_upper_avx();
+    if (__builtin_cpu_supports("avx")) cic_zero_upper_avx();
 }
 #else
 static inline void cic_clear_upper_vector_state(void) {}
