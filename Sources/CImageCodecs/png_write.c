@@ -108,9 +108,8 @@ int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t wid
         for (size_t i = 0; i < row_bytes; i++) filtered[i + 1] = (uint8_t)(current[i] - previous[i]);
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
-        if (last || filled + filtered_row_bytes > filtered_row_bytes * rows_per_chunk) {
+        if (last || filled == filtered_row_bytes * rows_per_chunk) {
             checksum = isal_adler32(checksum, chunk, filled);
-            cic_clear_upper_vector_state();
             ok = compress_chunk(&stream, chunk, filled, last, final);
             filled = 0;
         }

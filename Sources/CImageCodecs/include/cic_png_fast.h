@@ -40,7 +40,6 @@ cic_fast_status cic_png_fast_probe(const uint8_t *data, size_t size, cic_png_fas
  * and the chunk order first; CIC_FAST_NOT_ELIGIBLE for a PNG the fast path does not take. */
 cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
                                     size_t message_size);
-const cic_png_fast_info *cic_png_stream_info(const cic_png_stream *stream);
 /* Decodes the next `row_count` rows as RGBA into `rgba` (row_count * width * 4 bytes). After
  * the last row, also checks that the zlib stream ends and its Adler-32. */
 cic_fast_status cic_png_stream_read_rows(cic_png_stream *stream, uint8_t *rgba, uint32_t row_count, char *message,
