@@ -72,65 +72,115 @@ static int compress_chunk(struct isal_zstream *stream, uint8_t *bytes, size_t le
     return ok;
 }
 
-int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t width,
-                         uint32_t first_row, uint32_t row_count, int level, int final,
-                         uint8_t **output, size_t *output_size, uint32_t *adler, size_t *filtered_size) {
-    if (level < 0 || level > 3) return 0;
-    const size_t row_bytes = cic_png_row_bytes(format, width);
-    const size_t filtered_row_bytes = row_bytes + 1;
-    const size_t rows_per_chunk = filtered_row_bytes >= FILTERED_CHUNK_BYTES ? 1 : FILTERED_CHUNK_BYTES / filtered_row_bytes;
-    uint8_t *previous = calloc(row_bytes ? row_bytes : 1, 1);
-    uint8_t *current = malloc(row_bytes ? row_bytes : 1);
-    uint8_t *chunk = malloc(filtered_row_bytes * rows_per_chunk);
-    uint8_t *level_buffer = malloc(level_buffer_sizes[level]);
-    /* Untouched pages cost nothing, so the bound is generous: fixed Huffman codes expand by at most 1/8. */
-    const size_t filtered_total = filtered_row_bytes * (size_t)row_count;
-    size_t capacity = filtered_total + filtered_total / 4 + (64u << 10);
-    uint8_t *out = malloc(capacity);
-    int ok = previous && current && chunk && level_buffer && out && capacity <= UINT32_MAX;
+struct cic_png_deflater {
+    cic_row_format format;
+    uint32_t width;
+    int level;
+    size_t row_bytes;
+    size_t rows_per_chunk;
+    size_t capacity;
+    uint8_t *previous;
+    uint8_t *current;
+    uint8_t *chunk;
+    uint8_t *level_buffer;
+    uint8_t *out;
     struct isal_zstream stream;
-    if (ok) {
-        isal_deflate_init(&stream);
-        stream.level = (uint32_t)level;
-        stream.level_buf = level_buffer;
-        stream.level_buf_size = level_buffer_sizes[level];
-        stream.next_out = out;
-        stream.avail_out = (uint32_t)capacity;
-        /* The Up filter looks at the row above, which belongs to the previous band. */
-        if (first_row > 0) convert_row(pixels, format, width, first_row - 1, previous);
+};
+
+cic_png_deflater *cic_png_deflater_new(cic_row_format format, uint32_t width, uint32_t max_rows, int level) {
+    if (level < 0 || level > 3) return NULL;
+    cic_png_deflater *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->format = format;
+    d->width = width;
+    d->level = level;
+    d->row_bytes = cic_png_row_bytes(format, width);
+    const size_t filtered_row_bytes = d->row_bytes + 1;
+    d->rows_per_chunk = filtered_row_bytes >= FILTERED_CHUNK_BYTES ? 1 : FILTERED_CHUNK_BYTES / filtered_row_bytes;
+    /* Untouched pages cost nothing, so the bound is generous: fixed Huffman codes expand by at most 1/8. */
+    const size_t filtered_total = filtered_row_bytes * (size_t)max_rows;
+    d->capacity = filtered_total + filtered_total / 4 + (64u << 10);
+    d->previous = malloc(d->row_bytes ? d->row_bytes : 1);
+    d->current = malloc(d->row_bytes ? d->row_bytes : 1);
+    d->chunk = malloc(filtered_row_bytes * d->rows_per_chunk);
+    d->level_buffer = malloc(level_buffer_sizes[level]);
+    d->out = malloc(d->capacity);
+    if (!d->previous || !d->current || !d->chunk || !d->level_buffer || !d->out || d->capacity > UINT32_MAX) {
+        cic_png_deflater_free(d);
+        return NULL;
     }
+    return d;
+}
+
+void cic_png_deflater_free(cic_png_deflater *d) {
+    if (!d) return;
+    free(d->previous);
+    free(d->current);
+    free(d->chunk);
+    free(d->level_buffer);
+    free(d->out);
+    free(d);
+}
+
+int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first_row, uint32_t row_count, int final,
+                         const uint8_t **output, size_t *output_size, uint32_t *adler, size_t *filtered_size) {
+    const size_t row_bytes = d->row_bytes, filtered_row_bytes = row_bytes + 1;
+    const size_t filtered_total = filtered_row_bytes * (size_t)row_count;
+    if (filtered_total + filtered_total / 4 + (64u << 10) > d->capacity) return 0;
+    struct isal_zstream *stream = &d->stream;
+    isal_deflate_init(stream);
+    stream->level = (uint32_t)d->level;
+    stream->level_buf = d->level_buffer;
+    stream->level_buf_size = level_buffer_sizes[d->level];
+    stream->next_out = d->out;
+    stream->avail_out = (uint32_t)d->capacity;
+    /* The Up filter looks at the row above, which belongs to the previous band. */
+    if (first_row > 0)
+        convert_row(pixels, d->format, d->width, first_row - 1, d->previous);
+    else
+        memset(d->previous, 0, row_bytes);
+    uint8_t *previous = d->previous, *current = d->current;
     uint32_t checksum = 1;
     size_t filled = 0;
+    int ok = 1;
     for (uint32_t r = 0; r < row_count && ok; r++) {
-        convert_row(pixels, format, width, (size_t)first_row + r, current);
-        uint8_t *filtered = chunk + filled;
+        convert_row(pixels, d->format, d->width, (size_t)first_row + r, current);
+        uint8_t *filtered = d->chunk + filled;
         filtered[0] = 2;
         for (size_t i = 0; i < row_bytes; i++) filtered[i + 1] = (uint8_t)(current[i] - previous[i]);
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
-        if (last || filled == filtered_row_bytes * rows_per_chunk) {
-            checksum = isal_adler32(checksum, chunk, filled);
-            ok = compress_chunk(&stream, chunk, filled, last, final);
+        if (last || filled == filtered_row_bytes * d->rows_per_chunk) {
+            checksum = isal_adler32(checksum, d->chunk, filled);
+            ok = compress_chunk(stream, d->chunk, filled, last, final);
             filled = 0;
         }
         uint8_t *swap = previous;
         previous = current;
         current = swap;
     }
-    if (row_count == 0 && ok) ok = compress_chunk(&stream, chunk, 0, 1, final);
-    free(previous);
-    free(current);
-    free(chunk);
-    free(level_buffer);
-    if (!ok) {
-        free(out);
-        return 0;
-    }
-    *output = out;
-    *output_size = capacity - stream.avail_out;
+    if (row_count == 0 && ok) ok = compress_chunk(stream, d->chunk, 0, 1, final);
+    if (!ok) return 0;
+    *output = d->out;
+    *output_size = d->capacity - stream->avail_out;
     *adler = checksum;
     *filtered_size = filtered_total;
     return 1;
+}
+
+int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t width,
+                         uint32_t first_row, uint32_t row_count, int level, int final,
+                         uint8_t **output, size_t *output_size, uint32_t *adler, size_t *filtered_size) {
+    cic_png_deflater *d = cic_png_deflater_new(format, width, row_count, level);
+    if (!d) return 0;
+    const uint8_t *bytes;
+    int ok = cic_png_deflater_run(d, pixels, first_row, row_count, final, &bytes, output_size, adler, filtered_size);
+    if (ok) {
+        *output = d->out;
+        d->out = NULL;
+    }
+    cic_png_deflater_free(d);
+    return ok;
 }
 
 uint32_t cic_adler32_combine(uint32_t first, uint32_t second, size_t second_length) {

@@ -104,8 +104,7 @@ public enum PNGEncoder {
         guard image.pixels.count == sampleCount else {
             throw .cannotEncode("pixel buffer does not match \(image.width)x\(image.height)")
         }
-        let layout = PNGWriter.Layout(
-            format: image.hasAlpha ? CIC_ROWS_RGBA8 : CIC_ROWS_RGB8, bitDepth: 8, colourType: image.hasAlpha ? 6 : 2)
+        let layout = PNGWriter.Layout(rendered: image.hasAlpha)
         return try image.pixels.withUnsafeBufferPointer { buffer throws(ImageCodecError) in
             try PNGWriter.encode(UnsafeRawBufferPointer(buffer), width: image.width, height: image.height, layout: layout, level: compressionLevel)
         }

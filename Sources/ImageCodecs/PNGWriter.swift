@@ -11,6 +11,19 @@ enum PNGWriter {
         var colourType: UInt8
         var palette: [UInt8] = []
         var transparency: [UInt8] = []
+
+        /// 8-bit RGBA rows written as RGBA, or as RGB when the image has no alpha.
+        init(rendered hasAlpha: Bool) {
+            self.init(format: hasAlpha ? CIC_ROWS_RGBA8 : CIC_ROWS_RGB8, bitDepth: 8, colourType: hasAlpha ? 6 : 2)
+        }
+
+        init(format: cic_row_format, bitDepth: UInt8, colourType: UInt8, palette: [UInt8] = [], transparency: [UInt8] = []) {
+            self.format = format
+            self.bitDepth = bitDepth
+            self.colourType = colourType
+            self.palette = palette
+            self.transparency = transparency
+        }
     }
 
     /// Rows a band holds at least: small images stay on one core.
@@ -28,17 +41,25 @@ enum PNGWriter {
 
     /// Renders and compresses band by band: only the bands in flight are ever in memory.
     static func encode(_ renderer: some RowRenderer, level: Int) throws(ImageCodecError) -> [UInt8] {
-        let format = renderer.hasAlpha ? CIC_ROWS_RGBA8 : CIC_ROWS_RGB8
-        let layout = Layout(format: format, bitDepth: 8, colourType: renderer.hasAlpha ? 6 : 2)
+        let layout = Layout(rendered: renderer.hasAlpha)
         let width = renderer.width
         return try encode(width: width, height: renderer.height, layout: layout, level: level) { rows, final in
-            let start = max(0, rows.lowerBound - 1)
-            let rowBytes = width * 4
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: (rows.upperBound - start) * rowBytes)
-            defer { buffer.deallocate() }
-            renderer.renderRows(start..<rows.upperBound, into: buffer)
-            return deflate(buffer, format, width: width, rows: rows, firstRowInBuffer: rows.lowerBound - start, level: level, final: final)
+            deflateRendered(rows, width: width, format: layout.format, level: level, final: final, render: renderer.renderRows)
         }
+    }
+
+    /// Renders `rows` and the row above them (for the Up filter) into a scratch buffer with
+    /// `render`, then filters and deflates `rows`.
+    static func deflateRendered(
+        _ rows: Range<Int>, width: Int, format: cic_row_format, level: Int, final: Bool,
+        render: (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void
+    ) -> Band {
+        let start = max(0, rows.lowerBound - 1)
+        let rowBytes = width * 4
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (rows.upperBound - start) * rowBytes))
+        defer { buffer.deallocate() }
+        render(start..<rows.upperBound, buffer)
+        return deflate(buffer, format, width: width, rows: rows, firstRowInBuffer: rows.lowerBound - start, level: level, final: final)
     }
 
     /// Filters and deflates `rows`; the row above the first (for the Up filter) sits just
@@ -71,21 +92,25 @@ enum PNGWriter {
             let rows = (height * index / bandCount)..<(height * (index + 1) / bandCount)
             shared.value[index] = makeBand(rows, index == bandCount - 1)
         }
-        guard bands.allSatisfy(\.ok) else { throw .cannotEncode("out of memory while compressing") }
-        var adler: UInt32 = 1
-        var compressedCount = 0
-        for band in bands {
-            adler = cic_adler32_combine(adler, band.adler, band.filteredCount)
-            compressedCount += band.count
-        }
-        var zlib = [UInt8]()
-        zlib.reserveCapacity(compressedCount + 6)
-        zlib += [0x78, 0x01]
-        for band in bands where band.count > 0 {
-            zlib.append(contentsOf: UnsafeBufferPointer(start: band.bytes, count: band.count))
-        }
-        zlib += bigEndian(adler)
+        return try assemble(UnsafeBufferPointer(bands), width: width, height: height, layout: layout)
+    }
 
+    /// The PNG file of compressed bands that cover the image's rows in order, the last one
+    /// final; the bands stay the caller's to free.
+    static func assemble(
+        _ bands: UnsafeBufferPointer<Band>, width: Int, height: Int, layout: Layout
+    ) throws(ImageCodecError) -> [UInt8] {
+        guard bands.allSatisfy(\.ok) else { throw .cannotEncode("out of memory while compressing") }
+        var zlib = ZlibStream(capacity: bands.reduce(0) { $0 + $1.count })
+        for band in bands {
+            zlib.append(UnsafeBufferPointer(start: band.bytes, count: band.count), adler: band.adler, filteredCount: band.filteredCount)
+        }
+        return file(zlib, width: width, height: height, layout: layout)
+    }
+
+    /// The PNG file around a finished zlib stream of the image's filtered rows.
+    static func file(_ zlib: ZlibStream, width: Int, height: Int, layout: Layout) -> [UInt8] {
+        let zlib = zlib.finished()
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         file.reserveCapacity(zlib.count + zlib.count / (1 << 20) * 12 + 256)
         var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
@@ -101,6 +126,68 @@ enum PNGWriter {
         } while offset < zlib.count
         appendChunk("IEND", [], to: &file)
         return file
+    }
+
+    /// A zlib stream joined from deflated pieces in row order (each but the last sync-flushed),
+    /// with the Adler-32 of all their filtered bytes.
+    struct ZlibStream {
+        private var bytes: [UInt8] = [0x78, 0x01]
+        private var adler: UInt32 = 1
+
+        init(capacity: Int = 0) { bytes.reserveCapacity(capacity + 6) }
+
+        mutating func append(_ piece: UnsafeBufferPointer<UInt8>, adler pieceAdler: UInt32, filteredCount: Int) {
+            adler = cic_adler32_combine(adler, pieceAdler, filteredCount)
+            bytes.append(contentsOf: piece)
+        }
+
+        func finished() -> [UInt8] { bytes + bigEndian(adler) }
+    }
+
+    /// Deflates band after band of rendered rows on one thread, reusing its buffers: for
+    /// writers that compress many small bands as they arrive.
+    final class BandDeflater {
+        private let deflater: OpaquePointer
+        private let rendered: UnsafeMutablePointer<UInt8>
+        private let width: Int
+        private let maxRows: Int
+
+        /// Nil when out of memory.
+        init?(format: cic_row_format, width: Int, maxRows: Int, level: Int) {
+            guard let deflater = cic_png_deflater_new(format, UInt32(width), UInt32(maxRows), Int32(level)) else { return nil }
+            self.deflater = deflater
+            rendered = .allocate(capacity: (maxRows + 1) * width * 4)
+            self.width = width
+            self.maxRows = maxRows
+        }
+
+        deinit {
+            cic_png_deflater_free(deflater)
+            rendered.deallocate()
+        }
+
+        /// A deflated band: its bytes stay valid until the deflater's next band.
+        struct Piece {
+            var bytes: UnsafeBufferPointer<UInt8>
+            var adler: UInt32
+            var filteredCount: Int
+        }
+
+        /// Renders `rows` and the row above them with `render`, then filters and deflates
+        /// `rows` (at most `maxRows`); nil when out of memory.
+        func deflate(_ rows: Range<Int>, final: Bool, render: (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) -> Piece? {
+            precondition(rows.count <= maxRows, "band larger than the deflater was made for")
+            let start = max(0, rows.lowerBound - 1)
+            render(start..<rows.upperBound, rendered)
+            var bytes: UnsafePointer<UInt8>?
+            var count = 0, filteredCount = 0
+            var adler: UInt32 = 1
+            guard cic_png_deflater_run(
+                deflater, rendered, UInt32(rows.lowerBound - start), UInt32(rows.count), final ? 1 : 0,
+                &bytes, &count, &adler, &filteredCount) != 0
+            else { return nil }
+            return Piece(bytes: UnsafeBufferPointer(start: bytes, count: count), adler: adler, filteredCount: filteredCount)
+        }
     }
 
     struct Band {

@@ -1,3 +1,4 @@
+import CImageCodecs
 import Dispatch
 import ImageDiff
 
@@ -22,14 +23,48 @@ public enum StreamedPNGComparison {
         _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
         options: ComparisonOptions = ComparisonOptions(), limits: DecodingLimits = .default
     ) throws(ImageFileError) -> DiffResult? {
-        try reference.bytes.withUnsafeBufferPointer { referenceBytes throws(ImageFileError) in
+        try run(reference, actual, options: options, limits: limits, overlay: nil)?.result
+    }
+
+    /// Compares the PNG files and writes ImageMagick's review overlay of them
+    /// (``ImageMagickBlend``) as a PNG file's bytes, each band blended and compressed as soon as
+    /// it is decoded: the overlay equals `PNGEncoder.encode(ImageMagickBlend.Renderer(…))` of
+    /// the decoded images, pixel for pixel.
+    ///
+    /// - Precondition: `compressionLevel` is an igzip level, 0…3.
+    /// - Returns: nil when the streamed path does not apply, as for ``compare(_:_:options:limits:)``.
+    public static func compare(
+        _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
+        options: ComparisonOptions = ComparisonOptions(), limits: DecodingLimits = .default,
+        overlayRounding: ImageMagickRounding, compressionLevel: Int = PNGEncoder.defaultCompressionLevel
+    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8])? {
+        let overlay = Overlay(rounding: overlayRounding, level: compressionLevel)
+        guard let outcome = try run(reference, actual, options: options, limits: limits, overlay: overlay),
+            let file = outcome.overlay
+        else { return nil }
+        return (outcome.result, file)
+    }
+
+    /// The overlay's settings; the alpha-ness of both images comes from their streams.
+    struct Overlay {
+        let rounding: ImageMagickRounding
+        let level: Int
+    }
+
+    static func run(
+        _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
+        options: ComparisonOptions, limits: DecodingLimits, overlay: Overlay?, bandBytes: Int = bandBytes
+    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?)? {
+        if let overlay { precondition((0...3).contains(overlay.level), "compression level \(overlay.level) is not in 0…3") }
+        return try reference.bytes.withUnsafeBufferPointer { referenceBytes throws(ImageFileError) in
             try actual.bytes.withUnsafeBufferPointer { actualBytes throws(ImageFileError) in
                 guard let first = try open(referenceBytes, name: reference.name, limits: limits),
                     let second = try open(actualBytes, name: actual.name, limits: limits),
                     first.width == second.width, first.height == second.height,
                     let comparison = StreamedComparison(width: first.width, height: first.height, options: options)
                 else { return nil }
-                return try compare((first, reference.name), (second, actual.name), comparison)
+                return try compare(
+                    (first, reference.name), (second, actual.name), comparison, overlay: overlay, bandBytes: bandBytes)
             }
         }
     }
@@ -47,9 +82,9 @@ public enum StreamedPNGComparison {
 
     static func compare(
         _ reference: (rows: PNGRowStream, name: String), _ actual: (rows: PNGRowStream, name: String),
-        _ comparison: StreamedComparison
-    ) throws(ImageFileError) -> DiffResult {
-        let height = comparison.height, rowBytes = comparison.width * 4
+        _ comparison: StreamedComparison, overlay: Overlay?, bandBytes: Int
+    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?) {
+        let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
         let band = max(1, bandBytes / rowBytes)
         // Rows kept for judging (a band and its context) plus the band being decoded, with room
@@ -61,6 +96,22 @@ public enum StreamedPNGComparison {
         let streams = [reference.rows, actual.rows]
         var scanners = [comparison.makeScanner(), comparison.makeScanner()]
         var failures: [ImageCodecError?] = [nil, nil]
+        let overlayLayout = PNGWriter.Layout(rendered: actual.rows.hasAlpha)
+        let kernel = overlay.map {
+            ImageMagickBlend.RowKernel(
+                referenceHasAlpha: reference.rows.hasAlpha, failureHasAlpha: actual.rows.hasAlpha, rounding: $0.rounding)
+        }
+        // One deflater a thread, for half a band (and its context) at most.
+        let deflaters = try overlay.map { overlay throws(ImageFileError) in
+            try (0..<2).map { _ throws(ImageFileError) in
+                guard let deflater = PNGWriter.BandDeflater(
+                    format: overlayLayout.format, width: width, maxRows: band + 2 * context, level: overlay.level)
+                else { throw ImageFileError(path: actual.name, error: .cannotEncode("out of memory")) }
+                return deflater
+            }
+        }
+        var roundPieces: [PNGWriter.BandDeflater.Piece?] = [nil, nil]
+        var overlayStream = PNGWriter.ZlibStream()
 
         var windowStart = 0, decoded = 0, judged = 0
         while judged < height {
@@ -75,29 +126,53 @@ public enum StreamedPNGComparison {
             }
             let middle = (judging.lowerBound + judging.upperBound) / 2
             let halves = [judging.lowerBound..<middle, middle..<judging.upperBound]
+            // The last half ends the overlay's stream even when it is empty.
+            let writesPiece = [!halves[0].isEmpty, !halves[1].isEmpty || judging.upperBound == height]
             scanners.withUnsafeMutableBufferPointer { scanners in
                 failures.withUnsafeMutableBufferPointer { failures in
-                    let shared = UncheckedSendableBox((streams, windows, scanners, failures, windowStart))
-                    DispatchQueue.concurrentPerform(iterations: 2) { side in
-                        let (streams, windows, scanners, failures, windowStart) = shared.value
-                        do throws(ImageCodecError) {
-                            if !decoding.isEmpty {
-                                try streams[side].read(
-                                decoding.count, into: windows[side] + (decoding.lowerBound - windowStart) * rowBytes)
+                    roundPieces.withUnsafeMutableBufferPointer { roundPieces in
+                        let shared = UncheckedSendableBox((streams, windows, scanners, failures, roundPieces, deflaters, windowStart))
+                        DispatchQueue.concurrentPerform(iterations: 2) { side in
+                            let (streams, windows, scanners, failures, roundPieces, deflaters, windowStart) = shared.value
+                            do throws(ImageCodecError) {
+                                if !decoding.isEmpty {
+                                    try streams[side].read(
+                                        decoding.count, into: windows[side] + (decoding.lowerBound - windowStart) * rowBytes)
+                                }
+                            } catch {
+                                failures[side] = error
                             }
-                        } catch {
-                            failures[side] = error
+                            scanners[side].scan(
+                                rows: halves[side], reference: windows[0], actual: windows[1], firstRow: windowStart)
+                            guard let kernel, let deflaters else { return }
+                            guard writesPiece[side] else { return }
+                            let final = side == 1 && judging.upperBound == height
+                            roundPieces[side] = deflaters[side].deflate(halves[side], final: final) { rows, output in
+                                for y in rows {
+                                    let offset = (y - windowStart) * rowBytes
+                                    kernel.blend(
+                                        reference: windows[0] + offset, failure: windows[1] + offset, count: width,
+                                        into: output + (y - rows.lowerBound) * rowBytes)
+                                }
+                            }
                         }
-                        scanners[side].scan(
-                            rows: halves[side], reference: windows[0], actual: windows[1], firstRow: windowStart)
                     }
                 }
             }
             if let failure = failures[0] { throw ImageFileError(path: reference.name, error: failure) }
             if let failure = failures[1] { throw ImageFileError(path: actual.name, error: failure) }
+            if deflaters != nil, roundPieces[0] == nil && writesPiece[0] || roundPieces[1] == nil && writesPiece[1] {
+                throw ImageFileError(path: actual.name, error: .cannotEncode("out of memory while compressing its overlay"))
+            }
+            for case let piece? in roundPieces {
+                overlayStream.append(piece.bytes, adler: piece.adler, filteredCount: piece.filteredCount)
+            }
+            roundPieces = [nil, nil]
             decoded = decoding.upperBound
             judged = judging.upperBound
         }
-        return comparison.result(merging: scanners)
+        let result = comparison.result(merging: scanners)
+        guard overlay != nil else { return (result, nil) }
+        return (result, PNGWriter.file(overlayStream, width: width, height: height, layout: overlayLayout))
     }
 }

@@ -75,11 +75,14 @@ struct CompareCommand: AsyncParsableCommand {
             result = DiffResult(identicalImagesOf: size, options: options)
             snapshot = comparison.snapshotPrecision.map { _ in .passed }
             if let maskOutput, let mask = result.mask { try write(mask, to: maskOutput) }
-        } else if outputs.isEmpty, comparison.snapshotPrecision == nil,
-            let streamed = try streamedComparison((referenceBytes, reference), (actualBytes, actual), options: options, limits: limits)
+        } else if outputs == [output].compactMap({ $0 }), comparison.snapshotPrecision == nil,
+            let streamed = try streamedComparison(
+                (referenceBytes, reference), (actualBytes, actual), options: options, limits: limits,
+                overlayRounding: output.map { _ in comparison.rounding })
         {
-            result = streamed
+            result = streamed.result
             snapshot = nil
+            if let output, let overlay = streamed.overlay { try write(overlay, to: output) }
         } else {
             let (referenceImage, actualImage) = try await decodePair(
                 (referenceBytes, reference), (actualBytes, actual), limits: limits)
@@ -127,6 +130,17 @@ struct CompareCommand: AsyncParsableCommand {
         }
     }
 
+    /// Writes an encoded file whole or not at all.
+    func write(_ file: [UInt8], to path: String) throws(CommandLineError) {
+        let files = StagedFiles()
+        do {
+            try files.add(file, to: path)
+            try files.commit()
+        } catch {
+            throw CommandLineError(error.description)
+        }
+    }
+
     func write(_ mask: DifferenceMask, to path: String) throws(CommandLineError) {
         do {
             try ImageFile.writePNG(mask: mask, to: path)
@@ -164,14 +178,19 @@ func identicalImageSize(
     }
 }
 
-/// The count-only comparison of two PNGs decoded band by band, never held whole; nil when
-/// the streamed path does not apply to these files or options.
+/// The comparison of two PNGs decoded band by band, never held whole, with the blend overlay
+/// when `overlayRounding` is set; nil when the streamed path does not apply to these files or
+/// options.
 func streamedComparison(
     _ first: (bytes: [UInt8], name: String), _ second: (bytes: [UInt8], name: String),
-    options: ComparisonOptions, limits: DecodingLimits
-) throws(CommandLineError) -> DiffResult? {
+    options: ComparisonOptions, limits: DecodingLimits, overlayRounding: ImageMagickRounding? = nil
+) throws(CommandLineError) -> (result: DiffResult, overlay: [UInt8]?)? {
     do {
-        return try StreamedPNGComparison.compare(first, second, options: options, limits: limits)
+        guard let overlayRounding else {
+            return try StreamedPNGComparison.compare(first, second, options: options, limits: limits).map { ($0, nil) }
+        }
+        return try StreamedPNGComparison.compare(first, second, options: options, limits: limits, overlayRounding: overlayRounding)
+            .map { ($0.result, $0.overlay) }
     } catch {
         throw CommandLineError(error.description)
     }

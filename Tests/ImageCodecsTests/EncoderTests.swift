@@ -1,16 +1,14 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import TestSupport
 import XCTest
 
 final class EncoderTests: XCTestCase {
     /// Deterministic noise, so that every sample value and filter path occurs.
     private func noise(count: Int, seed: UInt64) -> [UInt64] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
+        var generator = SplitMix(seed: seed)
+        return (0..<count).map { _ in generator.next() }
     }
 
     private func image8(width: Int, height: Int, alpha: Bool, seed: UInt64 = 1) -> RGBAImage {

@@ -1,5 +1,6 @@
 import CImageCodecs
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ImageCodecs
@@ -48,11 +49,8 @@ final class FastPNGTests: XCTestCase {
     /// Every filter type and both pixel sizes, on random rows of awkward lengths, unfiltered in
     /// place and moved down over a filter byte as the decoder does: SIMD equals scalar.
     func testSIMDUnfilterEqualsScalar() {
-        var state: UInt64 = 0x5EED
-        func next() -> UInt8 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
+        var generator = SplitMix(seed: 0x5EED)
+        func next() -> UInt8 { generator.nextByte() }
         for bpp in [3, 4] {
             for pixels in [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33, 100] {
                 let length = pixels * bpp
@@ -86,11 +84,8 @@ final class FastPNGTests: XCTestCase {
     /// Runs of consecutive rows with mixed filters (Paeth runs of every length go through the
     /// interleaved kernel): the multi-row unfilter equals the scalar one row after another.
     func testInterleavedPaethRowsEqualScalar() {
-        var state: UInt64 = 0xC0FFEE
-        func next() -> UInt8 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
+        var generator = SplitMix(seed: 0xC0FFEE)
+        func next() -> UInt8 { generator.nextByte() }
         let filterPatterns: [[UInt8]] = [
             [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4], [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4],
         ]

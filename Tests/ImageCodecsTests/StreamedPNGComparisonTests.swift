@@ -1,5 +1,6 @@
 import CImageCodecs
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ImageCodecs
@@ -42,6 +43,47 @@ final class StreamedPNGComparisonTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(streamedPairs, 12, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    /// The overlay written band by band as the rows decode equals the one rendered from the
+    /// decoded images, pixel for pixel, in any band size and either rounding; so does the count.
+    func testStreamedOverlayEqualsWholeImageOverlay() throws {
+        var generator = SplitMix(seed: 0x0E1A)
+        func translucent(_ width: Int, _ height: Int) -> RGBAImage {
+            let pixels = (0..<(width * height * 4)).map { index -> UInt8 in
+                let value = UInt8(truncatingIfNeeded: generator.next())
+                return index % 4 == 3 && value > 120 ? 255 : value
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: true)
+        }
+        let synthetic = (0..<2).map { _ in translucent(37, 23) }
+        var pairs = try [
+            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
+            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
+            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
+        ].map { (try read($0.0), try read($0.1)) }
+        pairs.append(try ((PNGEncoder.encode(synthetic[0]), "a.png"), (PNGEncoder.encode(synthetic[1]), "b.png")))
+        let options = ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)
+        for (reference, actual) in pairs {
+            let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
+            let actualImage = try ImageDecoder.decode(actual.bytes, name: actual.name)
+            let expected = compare(referenceImage, actualImage, options: options)
+            let rowBytes = referenceImage.width * 4
+            // Bands of one and three rows on the small images, several rounds on the large one.
+            let bandSizes = referenceImage.height < 1000 ? [rowBytes, 3 * rowBytes, StreamedPNGComparison.bandBytes] : [StreamedPNGComparison.bandBytes]
+            for rounding in ImageMagickRounding.allCases {
+                let expectedOverlay = ImageMagickBlend.render(reference: referenceImage, failure: actualImage, rounding: rounding)
+                for bandBytes in bandSizes {
+                    let streamed = try XCTUnwrap(StreamedPNGComparison.run(
+                        reference, actual, options: options, limits: .default,
+                        overlay: .init(rounding: rounding, level: 1), bandBytes: bandBytes))
+                    let label = "\(reference.name) bands of \(bandBytes) bytes, \(rounding)"
+                    XCTAssertEqual(streamed.result, expected, label)
+                    let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay), name: "overlay.png")
+                    XCTAssertTrue(overlay == expectedOverlay, label)
+                }
+            }
+        }
     }
 
     func testNotStreamedWhenItCannotApply() throws {

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import ImageDiff
 
@@ -48,6 +49,38 @@ final class ImageMagickKernelTests: XCTestCase {
                         XCTAssertEqual(
                             ImageMagickCompare.differenceImage(ref, fail, fuzz: fuzz, rounding: rounding),
                             ImageMagickCompare.differenceImageGeneral(ref, fail, fuzz: fuzz, rounding: rounding))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The overlay's SIMD row kernel equals its one-pixel-at-a-time reference: row lengths
+    /// around the four-pixel step, opaque runs broken by translucent pixels, every alpha-ness.
+    func testBlendRowKernelEqualsScalarReference() {
+        var generator = SplitMix(seed: 0xB1E0D)
+        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 257] {
+            for translucentShare in [0, 1, 20, 255] {
+                let bytes = { (0..<(count * 4)).map { index -> UInt8 in
+                    let value = UInt8(truncatingIfNeeded: generator.next())
+                    guard index % 4 == 3 else { return value }
+                    return Int(value) < translucentShare ? value : 255
+                } }
+                let reference = bytes(), failure = bytes()
+                for (referenceHasAlpha, failureHasAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
+                    for rounding in ImageMagickRounding.allCases {
+                        let kernel = ImageMagickBlend.RowKernel(
+                            referenceHasAlpha: referenceHasAlpha, failureHasAlpha: failureHasAlpha, rounding: rounding)
+                        var vectorized = [UInt8](repeating: 0, count: count * 4)
+                        var scalar = [UInt8](repeating: 1, count: count * 4)
+                        reference.withUnsafeBufferPointer { ref in
+                            failure.withUnsafeBufferPointer { fail in
+                                guard let ref = ref.baseAddress, let fail = fail.baseAddress else { return }
+                                kernel.blend(reference: ref, failure: fail, count: count, into: &vectorized)
+                                kernel.blendScalar(reference: ref, failure: fail, count: count, into: &scalar)
+                            }
+                        }
+                        XCTAssertEqual(vectorized, scalar, "\(count) pixels, \(translucentShare), \(referenceHasAlpha)/\(failureHasAlpha), \(rounding)")
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import ImageDiff
 
@@ -88,19 +89,6 @@ final class KernelEquivalenceTests: XCTestCase {
             }
         }
         return (RGBAImage(width: width, height: height, pixels: first), RGBAImage(width: width, height: height, pixels: second))
-    }
-}
-
-/// A small deterministic generator for test images.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

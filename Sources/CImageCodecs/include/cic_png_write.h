@@ -41,6 +41,19 @@ int cic_png_deflate_band(const void *pixels, cic_row_format format, uint32_t wid
                          uint32_t first_row, uint32_t row_count, int level, int final,
                          uint8_t **output, size_t *output_size, uint32_t *adler, size_t *filtered_size);
 
+/*
+ * The same, with its scratch buffers kept from band to band (for a writer that deflates many
+ * small bands as they arrive): created for bands of up to `max_rows` rows; NULL when out of
+ * memory or for a level outside 0 … 3. *output points into the deflater and stays valid until
+ * its next run.
+ */
+typedef struct cic_png_deflater cic_png_deflater;
+cic_png_deflater *cic_png_deflater_new(cic_row_format format, uint32_t width, uint32_t max_rows, int level);
+int cic_png_deflater_run(cic_png_deflater *deflater, const void *pixels, uint32_t first_row, uint32_t row_count,
+                         int final, const uint8_t **output, size_t *output_size, uint32_t *adler,
+                         size_t *filtered_size);
+void cic_png_deflater_free(cic_png_deflater *deflater);
+
 /* zlib's adler32_combine, and its initial value. */
 uint32_t cic_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
 uint32_t cic_crc32(uint32_t crc, const uint8_t *bytes, size_t length);

@@ -1,0 +1,18 @@
+/// A small deterministic generator (SplitMix64) for test images and rows: every test that
+/// needs noise draws it from here, seeded, so that failures reproduce.
+public struct SplitMix {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The next value's low byte.
+    public mutating func nextByte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
+}
