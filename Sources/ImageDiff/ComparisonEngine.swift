@@ -192,6 +192,10 @@ struct PixelJudge {
     var labCache = LabCache()
     var deltaECache = DeltaECache()
     var statistics = BandStatistics()
+    /// The last pixel pair judged (both RGBA words; never a real pair, whose delta would be 0,
+    /// at the start) and its verdict.
+    var lastPair: UInt64 = .max
+    var lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
 
     init(
         options: ComparisonOptions, width: Int, height: Int, a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>,
@@ -265,20 +269,15 @@ struct PixelJudge {
             return
         }
         let k = (y * width + x) * 4
-        let delta = PixelDelta.maxChannelDelta(a, b, k)
-        statistics.histogram[delta] += 1
-        if delta == 0 { return }
-        if delta > statistics.maxChannelDelta { statistics.maxChannelDelta = delta }
-        let deltaE = deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache)
-        if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
-        let differs: Bool
-        switch metric {
-        case .exact, .imageMagickAE: differs = true
-        case .channel(let tolerance): differs = delta > tolerance
-        case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
-        case .deltaE(_, let threshold): differs = deltaE > threshold
-        }
-        guard differs else { return }
+        let pair = UInt64(UnsafeRawPointer(a + k).loadUnaligned(as: UInt32.self)) << 32
+            | UInt64(UnsafeRawPointer(b + k).loadUnaligned(as: UInt32.self))
+        if pair != lastPair { judgePair(k, pair) }
+        let verdict = lastVerdict
+        statistics.histogram[verdict.delta] += 1
+        if verdict.delta == 0 { return }
+        if verdict.delta > statistics.maxChannelDelta { statistics.maxChannelDelta = verdict.delta }
+        if verdict.deltaE > statistics.maxDeltaE { statistics.maxDeltaE = verdict.deltaE }
+        guard verdict.differs else { return }
         if ignoreAntialiasing,
             PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
                 || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
@@ -291,6 +290,34 @@ struct PixelJudge {
         let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
         statistics.boundingBox = statistics.boundingBox.map { $0.union(point) } ?? point
     }
+
+    /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone;
+    /// kept for the next pixel, which along a changed area is mostly the same pair.
+    @inline(__always)
+    mutating func judgePair(_ k: Int, _ pair: UInt64) {
+        lastPair = pair
+        let delta = PixelDelta.maxChannelDelta(a, b, k)
+        guard delta > 0 else {
+            lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
+            return
+        }
+        let deltaE = deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache)
+        let differs: Bool
+        switch metric {
+        case .exact, .imageMagickAE: differs = true
+        case .channel(let tolerance): differs = delta > tolerance
+        case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
+        case .deltaE(_, let threshold): differs = deltaE > threshold
+        }
+        lastVerdict = PairVerdict(delta: delta, deltaE: deltaE, differs: differs)
+    }
+}
+
+/// What ``PixelJudge`` decided for one pair of colours, before anti-aliasing is considered.
+struct PairVerdict {
+    var delta: Int
+    var deltaE: Double
+    var differs: Bool
 }
 
 /// A small direct-mapped cache of sRGB → Lab conversions: screenshots reuse few colours, and
