@@ -132,10 +132,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     /// Writes an encoded file whole or not at all.
     func write(_ file: [UInt8], to path: String) throws(CommandLineError) {
-        let files = StagedFiles()
         do {
-            try files.add(file, to: path)
-            try files.commit()
+            try ImageFile.write(file, to: path)
         } catch {
             throw CommandLineError(error.description)
         }
