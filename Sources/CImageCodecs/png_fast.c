@@ -125,69 +125,119 @@ static void avg4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, 
     }
 }
 
-static inline __m128i abs_epi16(__m128i x) {
-    __m128i negative = _mm_srai_epi16(x, 15);
-    return _mm_sub_epi16(_mm_xor_si128(x, negative), negative);
+/* Moves a vector up (toward the high bytes) or down by whole 4-byte lanes. */
+static inline __m128i lanes_up(__m128i v, int lanes) {
+    switch (lanes) {
+    case 0: return v;
+    case 1: return _mm_slli_si128(v, 4);
+    case 2: return _mm_slli_si128(v, 8);
+    default: return _mm_slli_si128(v, 12);
+    }
+}
+
+static inline __m128i lanes_down(__m128i v, int lanes) {
+    switch (lanes) {
+    case 0: return v;
+    case 1: return _mm_srli_si128(v, 4);
+    case 2: return _mm_srli_si128(v, 8);
+    default: return _mm_srli_si128(v, 12);
+    }
 }
 
 static inline __m128i select_if(__m128i condition, __m128i yes, __m128i no) {
     return _mm_or_si128(_mm_and_si128(condition, yes), _mm_andnot_si128(condition, no));
 }
 
-/* One Paeth pixel in the low four 16-bit lanes: left `a`, up `b`, upper-left `c`. */
-static inline __m128i paeth_pixel(__m128i a, __m128i b, __m128i c, __m128i raw) {
-    __m128i pa = _mm_sub_epi16(b, c), pb = _mm_sub_epi16(a, c);
-    __m128i pc = abs_epi16(_mm_add_epi16(pa, pb));
-    pa = abs_epi16(pa);
-    pb = abs_epi16(pb);
-    __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
-    __m128i nearest = select_if(_mm_cmpeq_epi16(smallest, pb), b, c);
-    nearest = select_if(_mm_cmpeq_epi16(smallest, pa), a, nearest);
-    return _mm_and_si128(_mm_add_epi16(raw, nearest), _mm_set1_epi16(0xFF));
-}
-
-/* Paeth, 4 bytes a pixel, one pixel at a time in 16-bit lanes (libpng's approach). */
-static void paeth4_sse2(uint8_t *out, const uint8_t *in, const uint8_t *previous, size_t length) {
+/* The Paeth predictor on bytes, sixteen at a time, without widening: pa = |b - c| and
+ * pb = |a - c| by saturated subtraction both ways, and pc = |(a - c) + (b - c)| is their sum
+ * when a - c and b - c have the same sign, else their difference. A sum past 255 saturates; it
+ * then still compares as the largest, which is all pc is used for. */
+static inline __m128i paeth_predict_u8(__m128i a, __m128i b, __m128i c) {
     const __m128i zero = _mm_setzero_si128();
-    __m128i a = zero, c = zero;
-    for (size_t i = 0; i < length; i += 4) {
-        __m128i b = _mm_unpacklo_epi8(load4(previous + i), zero);
-        a = paeth_pixel(a, b, c, _mm_unpacklo_epi8(load4(in + i), zero));
-        c = b;
-        store4(out + i, _mm_packus_epi16(a, a));
-    }
+    __m128i c_over_b = _mm_subs_epu8(c, b), c_over_a = _mm_subs_epu8(c, a);
+    __m128i pa = _mm_or_si128(_mm_subs_epu8(b, c), c_over_b);
+    __m128i pb = _mm_or_si128(_mm_subs_epu8(a, c), c_over_a);
+    __m128i opposite = _mm_xor_si128(_mm_cmpeq_epi8(c_over_b, zero), _mm_cmpeq_epi8(c_over_a, zero));
+    __m128i difference = _mm_or_si128(_mm_subs_epu8(pa, pb), _mm_subs_epu8(pb, pa));
+    __m128i pc = select_if(opposite, difference, _mm_adds_epu8(pa, pb));
+    __m128i smallest = _mm_min_epu8(_mm_min_epu8(pa, pb), pc);
+    __m128i nearest = select_if(_mm_cmpeq_epi8(smallest, pb), b, c);
+    return select_if(_mm_cmpeq_epi8(smallest, pa), a, nearest);
 }
 
-/* Two to four consecutive Paeth rows at once. Pixel x of a row needs pixels x - 1 and x of the
- * row above, so each row runs one pixel behind the one above it, takes its "up" from that row's
- * register, and the serial chains overlap in the core. `out` rows are `out_stride` apart,
- * filtered rows (filter byte first) `in_stride` apart. Inlined with a constant `count`. */
+/* The 4x4 transpose of 32-bit lanes: four rows of four pixels become four steps of four rows. */
+static inline void transpose4(__m128i *v) {
+    __m128i t0 = _mm_unpacklo_epi32(v[0], v[1]), t1 = _mm_unpacklo_epi32(v[2], v[3]);
+    __m128i t2 = _mm_unpackhi_epi32(v[0], v[1]), t3 = _mm_unpackhi_epi32(v[2], v[3]);
+    v[0] = _mm_unpacklo_epi64(t0, t1);
+    v[1] = _mm_unpackhi_epi64(t0, t1);
+    v[2] = _mm_unpacklo_epi64(t2, t3);
+    v[3] = _mm_unpackhi_epi64(t2, t3);
+}
+
+/* One to four consecutive Paeth rows (4 bytes a pixel) in one register: lane r holds row r,
+ * which runs one pixel behind row r - 1, so at each step a row's "up" and "upper-left" are the
+ * row above's last two results, and all four serial chains advance together. Rows are
+ * `out_stride` apart in `out`, their filtered bytes (the filter byte skipped) `in_stride` apart
+ * in `in`. Where every row is inside its pixels, four steps are loaded and stored at a time
+ * through a transpose; the steps at either end go lane by lane. Lanes of rows not yet started
+ * are kept zero, which is what their first pixel's "left" and "upper-left" must be. With one
+ * row, `out` may sit at or below `in`: each block is read before it is written. */
 static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out, size_t out_stride, const uint8_t *in,
                                                                    size_t in_stride, const uint8_t *previous,
                                                                    size_t length, int count) {
-    const __m128i zero = _mm_setzero_si128();
-    const size_t pixels = length / 4;
-    __m128i left[4] = {zero, zero, zero, zero}, corner[4] = {zero, zero, zero, zero};
-    for (size_t step = 0; step < pixels + (size_t)count - 1; step++) {
-        for (int row = count - 1; row >= 0; row--) {
-            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
-            size_t offset = (step - (size_t)row) * 4;
-            __m128i up = row == 0 ? _mm_unpacklo_epi8(load4(previous + offset), zero) : left[row - 1];
-            __m128i raw = _mm_unpacklo_epi8(load4(in + (size_t)row * in_stride + 1 + offset), zero);
-            __m128i pixel = paeth_pixel(left[row], up, corner[row], raw);
-            store4(out + (size_t)row * out_stride + offset, _mm_packus_epi16(pixel, pixel));
-            left[row] = pixel;
-            corner[row] = up;
+    const __m128i zero = _mm_setzero_si128(), first_lane = _mm_cvtsi32_si128(-1);
+    const size_t pixels = length / 4, steps = pixels + (size_t)count - 1;
+    __m128i result = zero, up = zero;
+    size_t step = 0;
+    while (step < steps) {
+        if (step + 1 >= (size_t)count && step + 4 <= pixels) {
+            __m128i raw[4], rows[4];
+            for (int row = 0; row < 4; row++) {
+                int source = row < count ? row : count - 1;
+                raw[row] = _mm_loadu_si128((const __m128i *)(in + (size_t)source * in_stride + (step - (size_t)source) * 4));
+            }
+            transpose4(raw);
+            __m128i above = _mm_loadu_si128((const __m128i *)(previous + step * 4));
+            __m128i above_lane[4] = {_mm_and_si128(above, first_lane), _mm_and_si128(_mm_srli_si128(above, 4), first_lane),
+                                     _mm_and_si128(_mm_srli_si128(above, 8), first_lane), _mm_srli_si128(above, 12)};
+            for (int k = 0; k < 4; k++) {
+                __m128i b = _mm_or_si128(_mm_slli_si128(result, 4), above_lane[k]);
+                result = _mm_add_epi8(raw[k], paeth_predict_u8(result, b, up));
+                up = b;
+                rows[k] = result;
+            }
+            transpose4(rows);
+            for (int row = 0; row < count; row++)
+                _mm_storeu_si128((__m128i *)(out + (size_t)row * out_stride + (step - (size_t)row) * 4), rows[row]);
+            step += 4;
+            continue;
         }
+        __m128i raw = zero, live = zero;
+        for (int row = 0; row < count; row++) {
+            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
+            __m128i lane = load4(in + (size_t)row * in_stride + (step - (size_t)row) * 4);
+            raw = _mm_or_si128(raw, lanes_up(lane, row));
+            live = _mm_or_si128(live, lanes_up(first_lane, row));
+        }
+        __m128i above = step < pixels ? load4(previous + step * 4) : zero;
+        __m128i b = _mm_or_si128(_mm_slli_si128(result, 4), above);
+        result = _mm_and_si128(_mm_add_epi8(raw, paeth_predict_u8(result, b, up)), live);
+        up = b;
+        for (int row = 0; row < count; row++) {
+            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
+            store4(out + (size_t)row * out_stride + (step - (size_t)row) * 4, lanes_down(result, row));
+        }
+        step++;
     }
 }
 
 static void paeth4_interleaved_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
                                     const uint8_t *previous, size_t length, int count) {
     switch (count) {
-    case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4); break;
-    case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3); break;
-    default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2); break;
+    case 4: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 4); break;
+    case 3: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 3); break;
+    default: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 2); break;
     }
 }
 #endif
@@ -235,7 +285,7 @@ int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint
             return 1;
         }
         if (filter == 4) {
-            paeth4_sse2(out, in, previous, length);
+            paeth4_rows_sse2(out, 0, in, 0, previous, length, 1);
             return 1;
         }
     }

@@ -83,17 +83,25 @@ final class FastPNGTests: XCTestCase {
 
     /// Runs of consecutive rows with mixed filters (Paeth runs of every length go through the
     /// interleaved kernel): the multi-row unfilter equals the scalar one row after another.
+    /// Bytes come either uniform or from a few values at the ends and middle of the range, where
+    /// the predictor's distances tie and its byte arithmetic saturates.
     func testInterleavedPaethRowsEqualScalar() {
         var generator = SplitMix(seed: 0xC0FFEE)
-        func next() -> UInt8 { generator.nextByte() }
+        let edgeValues: [UInt8] = [0, 1, 2, 126, 127, 128, 129, 253, 254, 255]
+        var fromEdges = false
+        func next() -> UInt8 {
+            let byte = generator.nextByte()
+            return fromEdges ? edgeValues[Int(byte) % edgeValues.count] : byte
+        }
         let filterPatterns: [[UInt8]] = [
             [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4], [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4],
         ]
         for bpp in [3, 4] {
-            for pixels in [1, 2, 3, 4, 5, 17, 64, 101] {
+            for pixels in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 64, 101] {
                 let length = pixels * bpp
                 for pattern in filterPatterns {
-                    for hasPrevious in [false, true] {
+                    for hasPrevious in [false, true] { for edges in [false, true] {
+                        fromEdges = edges
                         let rows = pattern.count, stride = length + 1
                         var filtered = [UInt8](repeating: 0, count: rows * stride)
                         for row in 0..<rows {
@@ -121,8 +129,8 @@ final class FastPNGTests: XCTestCase {
                                 }
                             }
                         }
-                        XCTAssertEqual(fast, scalar, "bpp \(bpp) pixels \(pixels) filters \(pattern) previous \(hasPrevious)")
-                    }
+                        XCTAssertEqual(fast, scalar, "bpp \(bpp) pixels \(pixels) filters \(pattern) previous \(hasPrevious) edges \(edges)")
+                    } }
                 }
             }
         }
