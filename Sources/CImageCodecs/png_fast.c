@@ -248,8 +248,10 @@ int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, si
     while (row < row_count) {
         const uint8_t *above = row == 0 ? previous : out + (row - 1) * out_stride;
 #if defined(__SSE2__)
+        /* Up to four Paeth rows at a time, but never leave a single one behind in a run of five. */
         int run = 0;
-        while (run < 4 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+        while (run < 6 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+        run = run == 5 ? 3 : run > 4 ? 4 : run;
         if (bpp == 4 && length % 4 == 0 && above && run >= 2) {
             paeth4_interleaved_sse2(out + row * out_stride, out_stride, in + row * in_stride, in_stride, above, length, run);
             row += (size_t)run;

@@ -94,7 +94,8 @@ final class FastPNGTests: XCTestCase {
             return fromEdges ? edgeValues[Int(byte) % edgeValues.count] : byte
         }
         let filterPatterns: [[UInt8]] = [
-            [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4], [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4],
+            [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4],
+            Array(repeating: 4, count: 9), [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4, 4, 4, 4, 1],
         ]
         for bpp in [3, 4] {
             for pixels in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 64, 101] {
