@@ -15,6 +15,9 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
     case corruptPNG(String)
     /// libjpeg rejected the data (its message).
     case corruptJPEG(String)
+    /// The input is neither PNG nor JPEG, and ImageMagick, which reads the other formats, could
+    /// not be loaded (why, and what to install).
+    case imageMagickUnavailable(String)
     /// ImageMagick recognised the format but could not decode it.
     case corruptImage(format: String, message: String)
     /// The header gives a side of zero (or a size the platform cannot represent).
@@ -38,6 +41,7 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
         case .notRecognised: "not a recognised image (PNG, JPEG, or a format ImageMagick reads)"
         case .corruptPNG(let message): "truncated or corrupt PNG: \(message)"
         case .corruptJPEG(let message): "truncated or corrupt JPEG: \(message)"
+        case .imageMagickUnavailable(let reason): "not a PNG or JPEG, and \(reason)"
         case .corruptImage(let format, let message): "truncated or corrupt \(format): \(message)"
         case .unsupportedSize(let width, let height): "unsupported image size \(width)x\(height)"
         case .tooLarge(let width, let height, let limit): Self.describeTooLarge(width, height, limit)

@@ -5,10 +5,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CMagickWand
+import CImageCodecs
 import ImageDiff
 
 /// ImageMagick (MagickWand) for every format that is neither PNG nor JPEG, and for CMYK JPEGs.
+///
+/// MagickWand is loaded on first use (`cic_magick_load`), so that the processes that never
+/// meet such an input do not pay for loading its libraries; without it, those inputs fail with
+/// ``ImageCodecError/imageMagickUnavailable(_:)``.
 ///
 /// ImageMagick is the widest attack surface here (ImageTragick), so it is fenced in three ways:
 /// - only the raster formats in ``rasterFormats`` reach it, recognised by their leading bytes,
@@ -47,19 +51,22 @@ enum MagickDecoder {
         </policymap>
         """
 
-    /// Starts MagickWand, once; true when it accepted ``securityPolicy``. ImageMagick takes one
-    /// policy per process: if the host application installed its own first, that one stays.
-    static let policyInstalled: Bool = {
-        MagickWandGenesis()
-        guard let exception = AcquireExceptionInfo() else { return false }
-        defer { DestroyExceptionInfo(exception) }
-        return SetMagickSecurityPolicy(securityPolicy, exception) == MagickTrue
+    /// Why MagickWand cannot be loaded, or nil once it is loaded and started (once per process).
+    static let loadFailure: String? = {
+        var reason: UnsafePointer<CChar>?
+        guard cic_magick_load(&reason) == 1 else { return reason.map { String(cString: $0) } ?? "ImageMagick could not be loaded" }
+        return nil
     }()
+
+    /// Installs ``securityPolicy`` once; true when ImageMagick accepted it. ImageMagick takes one
+    /// policy per process: if the host application installed its own first, that one stays.
+    static let policyInstalled: Bool = loadFailure == nil && cic_magick_set_security_policy(securityPolicy) == 1
 
     /// ImageMagick's resource limits are process-wide: decodes with limits of their own take turns.
     private static let lock = ProcessLock()
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) -> RGBAImage {
+        if let loadFailure { throw .imageMagickUnavailable(loadFailure) }
         _ = policyInstalled
         guard let base = bytes.baseAddress else { throw .emptyFile }
         let format = try identify(bytes)
@@ -71,33 +78,37 @@ enum MagickDecoder {
                 width: pingedWidth, height: pingedHeight,
                 bytesPerPixel: cacheBytesPerPixel + DecodingLimits.decodedBytesPerPixel(sixteenBit: false))
 
-            guard let wand = NewMagickWand() else { throw .corruptImage(format: format, message: "out of memory") }
-            defer { DestroyMagickWand(wand) }
+            guard let wand = cic_magick_new_wand() else { throw .corruptImage(format: format, message: "out of memory") }
+            defer { cic_magick_destroy_wand(wand) }
             pinCoder(wand, format: format)
-            let read = MagickReadImageBlob(wand, base, bytes.count) == MagickTrue
-            var severity = UndefinedException
-            let message = takeString(MagickGetException(wand, &severity))
-            guard read, severity.rawValue < ErrorException.rawValue else {
+            let read = cic_magick_read_image_blob(wand, base, bytes.count) == CIC_MAGICK_TRUE
+            var severity: Int32 = 0
+            let message = takeString(cic_magick_get_exception(wand, &severity))
+            guard read, severity < CIC_MAGICK_ERROR_EXCEPTION else {
                 throw .corruptImage(format: format, message: cleaned(message))
             }
-            MagickSetFirstIterator(wand)
-            let sixteenBit = MagickGetImageDepth(wand) > 8
+            cic_magick_set_first_iterator(wand)
+            let sixteenBit = cic_magick_get_image_depth(wand) > 8
             let (width, height) = try limits.check(
-                width: MagickGetImageWidth(wand), height: MagickGetImageHeight(wand),
+                width: cic_magick_get_image_width(wand), height: cic_magick_get_image_height(wand),
                 bytesPerPixel: cacheBytesPerPixel + DecodingLimits.decodedBytesPerPixel(sixteenBit: sixteenBit))
-            let hasAlpha = MagickGetImageAlphaChannel(wand) == MagickTrue
-            let colorspace = MagickGetImageColorspace(wand)
-            if ![sRGBColorspace, RGBColorspace, GRAYColorspace, LinearGRAYColorspace, TransparentColorspace,
-                 UndefinedColorspace].contains(colorspace) {
-                MagickTransformImageColorspace(wand, sRGBColorspace)
+            let hasAlpha = cic_magick_get_image_alpha_channel(wand) == CIC_MAGICK_TRUE
+            let colorspace = Int(cic_magick_get_image_colorspace(wand))
+            let rgbOrGray = [
+                CIC_MAGICK_SRGB_COLORSPACE, CIC_MAGICK_RGB_COLORSPACE, CIC_MAGICK_GRAY_COLORSPACE,
+                CIC_MAGICK_LINEAR_GRAY_COLORSPACE, CIC_MAGICK_TRANSPARENT_COLORSPACE, CIC_MAGICK_UNDEFINED_COLORSPACE,
+            ]
+            if !rgbOrGray.contains(colorspace) {
+                _ = cic_magick_transform_image_colorspace(wand, Int32(CIC_MAGICK_SRGB_COLORSPACE))
             }
             let image = ImageDecoder.makeImage(width: width, height: height, sixteenBit: sixteenBit, hasAlpha: hasAlpha) { buffer in
-                MagickExportImagePixels(
-                    wand, 0, 0, width, height, "RGBA", sixteenBit ? ShortPixel : CharPixel, buffer.baseAddress
-                ) == MagickTrue
+                cic_magick_export_image_pixels(
+                    wand, 0, 0, width, height, "RGBA",
+                    Int32(sixteenBit ? CIC_MAGICK_SHORT_PIXEL : CIC_MAGICK_CHAR_PIXEL), buffer.baseAddress
+                ) == CIC_MAGICK_TRUE
             }
             guard let image else {
-                throw .corruptImage(format: format, message: cleaned(takeString(MagickGetException(wand, &severity))))
+                throw .corruptImage(format: format, message: cleaned(takeString(cic_magick_get_exception(wand, &severity))))
             }
             return image
         }
@@ -105,64 +116,61 @@ enum MagickDecoder {
 
     /// Reads only the first frame, with the coder fixed to `format`.
     private static func pinCoder(_ wand: OpaquePointer, format: String) {
-        MagickSetFilename(wand, "image[0]")
-        MagickSetFormat(wand, format)
+        _ = cic_magick_set_filename(wand, "image[0]")
+        _ = cic_magick_set_format(wand, format)
     }
 
     /// The size from the header alone (`ping`), before any pixel memory is allocated.
     private static func ping(_ bytes: UnsafeBufferPointer<UInt8>, format: String) throws(ImageCodecError) -> (Int, Int) {
-        guard let base = bytes.baseAddress, let wand = NewMagickWand() else {
+        guard let base = bytes.baseAddress, let wand = cic_magick_new_wand() else {
             throw .corruptImage(format: format, message: "out of memory")
         }
-        defer { DestroyMagickWand(wand) }
+        defer { cic_magick_destroy_wand(wand) }
         pinCoder(wand, format: format)
-        guard MagickPingImageBlob(wand, base, bytes.count) == MagickTrue else {
-            var severity = UndefinedException
-            throw .corruptImage(format: format, message: cleaned(takeString(MagickGetException(wand, &severity))))
+        guard cic_magick_ping_image_blob(wand, base, bytes.count) == CIC_MAGICK_TRUE else {
+            var severity: Int32 = 0
+            throw .corruptImage(format: format, message: cleaned(takeString(cic_magick_get_exception(wand, &severity))))
         }
-        MagickSetFirstIterator(wand)
-        return (Int(clamping: MagickGetImageWidth(wand)), Int(clamping: MagickGetImageHeight(wand)))
+        cic_magick_set_first_iterator(wand)
+        return (Int(clamping: cic_magick_get_image_width(wand)), Int(clamping: cic_magick_get_image_height(wand)))
     }
 
     /// ImageMagick's limits that the decoder sets.
     private static let limitedResources = [
-        WidthResource, HeightResource, AreaResource, MemoryResource, MapResource, DiskResource, ListLengthResource,
-    ]
+        CIC_MAGICK_WIDTH_RESOURCE, CIC_MAGICK_HEIGHT_RESOURCE, CIC_MAGICK_AREA_RESOURCE, CIC_MAGICK_MEMORY_RESOURCE,
+        CIC_MAGICK_MAP_RESOURCE, CIC_MAGICK_DISK_RESOURCE, CIC_MAGICK_LIST_LENGTH_RESOURCE,
+    ].map { Int32($0) }
 
     /// Sets ImageMagick's own limits from ours for one decode and returns the previous ones.
     /// ImageMagick never raises a limit above its policy.xml's, and has no usable time limit
     /// (it counts from the first decode of the process and ends the process with a fatal
     /// error), so time is bounded by the size limits alone.
-    private static func applyResourceLimits(_ limits: DecodingLimits) -> [(ResourceType, MagickSizeType)] {
-        let previous = limitedResources.map { ($0, MagickGetResourceLimit($0)) }
-        let values: [(ResourceType, Int)] = [
-            (WidthResource, limits.maxWidth), (HeightResource, limits.maxHeight), (AreaResource, limits.maxPixels),
-            (MemoryResource, limits.maxMemory), (MapResource, limits.maxMemory), (DiskResource, limits.maxMemory),
-            (ListLengthResource, maximumFrames),
-        ]
+    private static func applyResourceLimits(_ limits: DecodingLimits) -> [(Int32, UInt64)] {
+        let previous = limitedResources.map { ($0, UInt64(cic_magick_get_resource_limit($0))) }
+        let values: [(Int32, Int)] = [
+            (CIC_MAGICK_WIDTH_RESOURCE, limits.maxWidth), (CIC_MAGICK_HEIGHT_RESOURCE, limits.maxHeight),
+            (CIC_MAGICK_AREA_RESOURCE, limits.maxPixels), (CIC_MAGICK_MEMORY_RESOURCE, limits.maxMemory),
+            (CIC_MAGICK_MAP_RESOURCE, limits.maxMemory), (CIC_MAGICK_DISK_RESOURCE, limits.maxMemory),
+            (CIC_MAGICK_LIST_LENGTH_RESOURCE, maximumFrames),
+        ].map { (Int32($0.0), $0.1) }
         for (resource, value) in values {
-            MagickSetResourceLimit(resource, MagickSizeType(max(value, 1)))
+            _ = cic_magick_set_resource_limit(resource, UInt64(max(value, 1)))
         }
         return previous
     }
 
     /// Puts back the limits other ImageMagick users in the process had.
-    private static func restoreResourceLimits(_ previous: [(ResourceType, MagickSizeType)]) {
-        for (resource, value) in previous { MagickSetResourceLimit(resource, value) }
+    private static func restoreResourceLimits(_ previous: [(Int32, UInt64)]) {
+        for (resource, value) in previous { _ = cic_magick_set_resource_limit(resource, value) }
     }
 
     /// The format ImageMagick detects from the leading bytes (its own detection, without decoding),
     /// if it is one of ``rasterFormats``.
     private static func identify(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> String {
-        guard let base = bytes.baseAddress, let info = AcquireImageInfo() else { throw .notRecognised }
-        defer { DestroyImageInfo(info) }
-        guard let exception = AcquireExceptionInfo() else { throw .notRecognised }
-        defer { DestroyExceptionInfo(exception) }
-        SetImageInfoBlob(info, base, bytes.count)
-        SetImageInfo(info, 0, exception)
-        let format = withUnsafeBytes(of: &info.pointee.magick) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        guard let base = bytes.baseAddress else { throw .notRecognised }
+        var detected = [CChar](repeating: 0, count: 64)
+        cic_magick_identify(base, bytes.count, &detected, detected.count)
+        let format = String(decoding: detected.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard rasterFormats.contains(format) else { throw .notRecognised }
         return format
     }
@@ -170,7 +178,7 @@ enum MagickDecoder {
     /// Copies and frees a string MagickWand allocated.
     private static func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
-        defer { MagickRelinquishMemory(pointer) }
+        defer { cic_magick_relinquish_memory(pointer) }
         let text = String(cString: pointer)
         return text.isEmpty ? nil : text
     }

@@ -1,3 +1,4 @@
+import CImageCodecs
 import CMagickWand
 import Foundation
 import ImageCodecs
@@ -200,6 +201,55 @@ final class MagickTests: XCTestCase {
             if !ok { failures.withLock { $0 += 1 } }
         }
         XCTAssertEqual(failures.withLock { $0 }, 0)
+    }
+
+    /// The enum values the lazily loaded decoder declares (cic_magick.h) are ImageMagick's own.
+    func testLoaderDeclaresImageMagicksValues() {
+        let pairs: [(declared: Int, headers: Int, name: String)] = [
+            (Int(CIC_MAGICK_TRUE), Int(MagickTrue.rawValue), "MagickTrue"),
+            (Int(CIC_MAGICK_FALSE), Int(MagickFalse.rawValue), "MagickFalse"),
+            (Int(CIC_MAGICK_CHAR_PIXEL), Int(CharPixel.rawValue), "CharPixel"),
+            (Int(CIC_MAGICK_SHORT_PIXEL), Int(ShortPixel.rawValue), "ShortPixel"),
+            (Int(CIC_MAGICK_UNDEFINED_COLORSPACE), Int(UndefinedColorspace.rawValue), "UndefinedColorspace"),
+            (Int(CIC_MAGICK_RGB_COLORSPACE), Int(RGBColorspace.rawValue), "RGBColorspace"),
+            (Int(CIC_MAGICK_GRAY_COLORSPACE), Int(GRAYColorspace.rawValue), "GRAYColorspace"),
+            (Int(CIC_MAGICK_TRANSPARENT_COLORSPACE), Int(TransparentColorspace.rawValue), "TransparentColorspace"),
+            (Int(CIC_MAGICK_SRGB_COLORSPACE), Int(sRGBColorspace.rawValue), "sRGBColorspace"),
+            (Int(CIC_MAGICK_LINEAR_GRAY_COLORSPACE), Int(LinearGRAYColorspace.rawValue), "LinearGRAYColorspace"),
+            (Int(CIC_MAGICK_AREA_RESOURCE), Int(AreaResource.rawValue), "AreaResource"),
+            (Int(CIC_MAGICK_DISK_RESOURCE), Int(DiskResource.rawValue), "DiskResource"),
+            (Int(CIC_MAGICK_MAP_RESOURCE), Int(MapResource.rawValue), "MapResource"),
+            (Int(CIC_MAGICK_MEMORY_RESOURCE), Int(MemoryResource.rawValue), "MemoryResource"),
+            (Int(CIC_MAGICK_WIDTH_RESOURCE), Int(WidthResource.rawValue), "WidthResource"),
+            (Int(CIC_MAGICK_HEIGHT_RESOURCE), Int(HeightResource.rawValue), "HeightResource"),
+            (Int(CIC_MAGICK_LIST_LENGTH_RESOURCE), Int(ListLengthResource.rawValue), "ListLengthResource"),
+            (Int(CIC_MAGICK_ERROR_EXCEPTION), Int(ErrorException.rawValue), "ErrorException"),
+        ]
+        for pair in pairs { XCTAssertEqual(pair.declared, pair.headers, pair.name) }
+        XCTAssertEqual(MemoryLayout<MagickSizeType>.size, MemoryLayout<UInt64>.size)
+    }
+
+    /// The loader's format detection equals SetImageInfo's `magick` field read through the headers.
+    func testLoaderIdentifiesFormatsAsSetImageInfoDoes() throws {
+        var reason: UnsafePointer<CChar>?
+        XCTAssertEqual(cic_magick_load(&reason), 1, reason.map { String(cString: $0) } ?? "")
+        let pixels = pattern(width: 6, height: 5)
+        var blobs: [(String, [UInt8])] = [("text", Array("hello, not an image\n".utf8)), ("empty-ish", [0, 0, 0, 0])]
+        for format in ["GIF", "BMP", "TIFF", "WEBP", "PSD", "PCX", "SGI", "SUN", "PAM", "PPM", "MIFF", "XPM", "JPEG", "PNG"] {
+            blobs.append((format, try magickEncode(width: 6, height: 5, frames: [pixels], format: format)))
+        }
+        for (name, blob) in blobs {
+            let info = try XCTUnwrap(AcquireImageInfo())
+            defer { DestroyImageInfo(info) }
+            let exception = try XCTUnwrap(AcquireExceptionInfo())
+            defer { DestroyExceptionInfo(exception) }
+            SetImageInfoBlob(info, blob, blob.count)
+            SetImageInfo(info, 0, exception)
+            let expected = withUnsafeBytes(of: &info.pointee.magick) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var detected = [CChar](repeating: 0, count: 64)
+            cic_magick_identify(blob, blob.count, &detected, detected.count)
+            XCTAssertEqual(String(decoding: detected.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), expected, name)
+        }
     }
 
     func testTruncatedGIFIsAnError() throws {
