@@ -88,12 +88,19 @@ public enum StreamedPNGComparison {
         let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
         let band = max(1, bandBytes / rowBytes)
-        // Rows kept for judging (a band and its context) plus the band being decoded, with room
-        // to slide rarely.
-        let windowRows = min(height, 4 * band + 2 * context)
-        let windows = [UnsafeMutablePointer<UInt8>.allocate(capacity: windowRows * rowBytes),
-                       UnsafeMutablePointer<UInt8>.allocate(capacity: windowRows * rowBytes)]
-        defer { windows.forEach { $0.deallocate() } }
+        // Two slots an image: one receives the band being decoded while the other holds the band
+        // before, which is judged, preceded by the rows its judging reads above it (copied from
+        // the other slot before that is overwritten), so no band is ever moved.
+        let prefixRows = 2 * context
+        let slotRows = prefixRows + band
+        let slots = (0..<2).map { _ in
+            [UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes),
+             UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes)]
+        }
+        defer { slots.joined().forEach { $0.deallocate() } }
+        // The first row of each slot's band (its prefix sits just above).
+        var bandStarts = [0, 0]
+        var judgeSlot = 1
         let streams = [reference.rows, actual.rows]
         var scanners = [comparison.makeScanner(), comparison.makeScanner()]
         var failures: [ImageCodecError?] = [nil, nil]
@@ -114,17 +121,23 @@ public enum StreamedPNGComparison {
         var roundPieces: [PNGWriter.BandDeflater.Piece?] = [nil, nil]
         var overlayStream = PNGWriter.ZlibStream()
 
-        var windowStart = 0, decoded = 0, judged = 0
+        var decoded = 0, judged = 0
         while judged < height {
             let decoding = decoded..<min(height, decoded + band)
             let judging = judged..<(decoding.isEmpty ? height : max(judged, decoded - context))
-            if decoding.upperBound - windowStart > windowRows {
-                let keep = max(0, judged - context)
-                for window in windows {
-                    window.update(from: window + (keep - windowStart) * rowBytes, count: (decoded - keep) * rowBytes)
+            let decodeSlot = 1 - judgeSlot
+            let firstRow = bandStarts[judgeSlot] - prefixRows
+            let prefix = max(0, firstRow)..<bandStarts[judgeSlot]
+            if !prefix.isEmpty {
+                let sourceFirstRow = bandStarts[decodeSlot] - prefixRows
+                for side in 0..<2 {
+                    (slots[side][judgeSlot] + (prefix.lowerBound - firstRow) * rowBytes).update(
+                        from: slots[side][decodeSlot] + (prefix.lowerBound - sourceFirstRow) * rowBytes,
+                        count: prefix.count * rowBytes)
                 }
-                windowStart = keep
             }
+            let windows = [slots[0][judgeSlot], slots[1][judgeSlot]]
+            let targets = [slots[0][decodeSlot] + prefixRows * rowBytes, slots[1][decodeSlot] + prefixRows * rowBytes]
             let middle = (judging.lowerBound + judging.upperBound) / 2
             let halves = [judging.lowerBound..<middle, middle..<judging.upperBound]
             // The last half ends the overlay's stream even when it is empty.
@@ -132,25 +145,22 @@ public enum StreamedPNGComparison {
             scanners.withUnsafeMutableBufferPointer { scanners in
                 failures.withUnsafeMutableBufferPointer { failures in
                     roundPieces.withUnsafeMutableBufferPointer { roundPieces in
-                        let shared = UncheckedSendableBox((streams, windows, scanners, failures, roundPieces, deflaters, windowStart))
+                        let shared = UncheckedSendableBox((streams, windows, targets, scanners, failures, roundPieces, deflaters))
                         DispatchQueue.concurrentPerform(iterations: 2) { side in
-                            let (streams, windows, scanners, failures, roundPieces, deflaters, windowStart) = shared.value
+                            let (streams, windows, targets, scanners, failures, roundPieces, deflaters) = shared.value
                             do throws(ImageCodecError) {
-                                if !decoding.isEmpty {
-                                    try streams[side].read(
-                                        decoding.count, into: windows[side] + (decoding.lowerBound - windowStart) * rowBytes)
-                                }
+                                if !decoding.isEmpty { try streams[side].read(decoding.count, into: targets[side]) }
                             } catch {
                                 failures[side] = error
                             }
                             scanners[side].scan(
-                                rows: halves[side], reference: windows[0], actual: windows[1], firstRow: windowStart)
+                                rows: halves[side], reference: windows[0], actual: windows[1], firstRow: firstRow)
                             guard let kernel, let deflaters else { return }
                             guard writesPiece[side] else { return }
                             let final = side == 1 && judging.upperBound == height
                             roundPieces[side] = deflaters[side].deflate(halves[side], final: final) { rows, output in
                                 for y in rows {
-                                    let offset = (y - windowStart) * rowBytes
+                                    let offset = (y - firstRow) * rowBytes
                                     kernel.blend(
                                         reference: windows[0] + offset, failure: windows[1] + offset, count: width,
                                         into: output + (y - rows.lowerBound) * rowBytes)
@@ -169,6 +179,10 @@ public enum StreamedPNGComparison {
                 overlayStream.append(piece.bytes, adler: piece.adler, filteredCount: piece.filteredCount)
             }
             roundPieces = [nil, nil]
+            if !decoding.isEmpty {
+                bandStarts[decodeSlot] = decoding.lowerBound
+                judgeSlot = decodeSlot
+            }
             decoded = decoding.upperBound
             judged = judging.upperBound
         }
