@@ -115,7 +115,7 @@ struct ComparisonEngine {
             minX: height < fullHeight ? 0 : width,
             minY: width < fullWidth ? 0 : height,
             maxX: fullWidth - 1, maxY: fullHeight - 1)
-        total.boundingBox = total.boundingBox.map { $0.union(box) } ?? box
+        total.include(box)
     }
 
     func result(_ total: BandStatistics, mask: DifferenceMask?) -> DiffResult {
@@ -148,7 +148,7 @@ extension DiffResult {
             sizeDiffers: referenceSize != actualSize,
             referenceSize: referenceSize,
             actualSize: actualSize,
-            maxChannelDeltaHistogram: total.histogram,
+            maxChannelDeltaHistogram: total.histogramArray,
             mask: mask)
     }
 }
@@ -162,7 +162,10 @@ struct BandStatistics {
     var maxChannelDelta = 0
     var maxDeltaE = 0.0
     var boundingBox: PixelRect?
-    var histogram = [Int](repeating: 0, count: 256)
+    /// Pixels by their largest channel difference; inline, so that counting one is a store.
+    var histogram = InlineArray<256, Int>(repeating: 0)
+
+    var histogramArray: [Int] { (0..<256).map { histogram[$0] } }
 
     mutating func merge(_ other: BandStatistics) {
         differentPixels += other.differentPixels
@@ -170,8 +173,22 @@ struct BandStatistics {
         antialiasedPixels += other.antialiasedPixels
         maxChannelDelta = max(maxChannelDelta, other.maxChannelDelta)
         maxDeltaE = max(maxDeltaE, other.maxDeltaE)
-        if let box = other.boundingBox { boundingBox = boundingBox.map { $0.union(box) } ?? box }
+        if let box = other.boundingBox { include(box) }
         for index in 0..<256 { histogram[index] += other.histogram[index] }
+    }
+
+    /// Widens the bounding box to take `box` in.
+    @inline(__always)
+    mutating func include(_ box: PixelRect) {
+        guard var current = boundingBox else {
+            boundingBox = box
+            return
+        }
+        current.minX = min(current.minX, box.minX)
+        current.minY = min(current.minY, box.minY)
+        current.maxX = max(current.maxX, box.maxX)
+        current.maxY = max(current.maxY, box.maxY)
+        boundingBox = current
     }
 }
 
@@ -274,9 +291,6 @@ struct PixelJudge {
         if pair != lastPair { judgePair(k, pair) }
         let verdict = lastVerdict
         statistics.histogram[verdict.delta] += 1
-        if verdict.delta == 0 { return }
-        if verdict.delta > statistics.maxChannelDelta { statistics.maxChannelDelta = verdict.delta }
-        if verdict.deltaE > statistics.maxDeltaE { statistics.maxDeltaE = verdict.deltaE }
         guard verdict.differs else { return }
         if ignoreAntialiasing,
             PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
@@ -287,13 +301,13 @@ struct PixelJudge {
         }
         statistics.differentPixels += 1
         mask?[y * maskWidth + x] = 1
-        let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
-        statistics.boundingBox = statistics.boundingBox.map { $0.union(point) } ?? point
+        statistics.include(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
     }
 
     /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone;
-    /// kept for the next pixel, which along a changed area is mostly the same pair.
-    @inline(__always)
+    /// kept for the next pixel, which along a changed area is mostly the same pair. The largest
+    /// channel difference and ΔE of the pixels are those of their pairs, so they are taken here.
+    @inline(never)
     mutating func judgePair(_ k: Int, _ pair: UInt64) {
         lastPair = pair
         let delta = PixelDelta.maxChannelDelta(a, b, k)
@@ -302,6 +316,8 @@ struct PixelJudge {
             return
         }
         let deltaE = deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache)
+        if delta > statistics.maxChannelDelta { statistics.maxChannelDelta = delta }
+        if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
         let differs: Bool
         switch metric {
         case .exact, .imageMagickAE: differs = true
