@@ -14,6 +14,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define CIC_HAVE_AVX2_KERNELS 1
+#endif
 
 static uint32_t read_be32(const uint8_t *p) {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -232,6 +236,105 @@ static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out,
     }
 }
 
+#if defined(CIC_HAVE_AVX2_KERNELS)
+#define AVX2 __attribute__((target("avx2")))
+
+static AVX2 inline __m256i select_if_avx2(__m256i condition, __m256i yes, __m256i no) {
+    return _mm256_or_si256(_mm256_and_si256(condition, yes), _mm256_andnot_si256(condition, no));
+}
+
+/* paeth_predict_u8 on 32 bytes. */
+static AVX2 inline __m256i paeth_predict_u8_avx2(__m256i a, __m256i b, __m256i c) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i c_over_b = _mm256_subs_epu8(c, b), c_over_a = _mm256_subs_epu8(c, a);
+    __m256i pa = _mm256_or_si256(_mm256_subs_epu8(b, c), c_over_b);
+    __m256i pb = _mm256_or_si256(_mm256_subs_epu8(a, c), c_over_a);
+    __m256i opposite = _mm256_xor_si256(_mm256_cmpeq_epi8(c_over_b, zero), _mm256_cmpeq_epi8(c_over_a, zero));
+    __m256i difference = _mm256_or_si256(_mm256_subs_epu8(pa, pb), _mm256_subs_epu8(pb, pa));
+    __m256i pc = select_if_avx2(opposite, difference, _mm256_adds_epu8(pa, pb));
+    __m256i smallest = _mm256_min_epu8(_mm256_min_epu8(pa, pb), pc);
+    __m256i nearest = select_if_avx2(_mm256_cmpeq_epi8(smallest, pb), b, c);
+    return select_if_avx2(_mm256_cmpeq_epi8(smallest, pa), a, nearest);
+}
+
+/* The 8x8 transpose of 32-bit lanes: eight rows of eight pixels become eight steps of eight rows. */
+static AVX2 inline void transpose8(__m256i *v) {
+    __m256i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_epi32(v[i], v[i + 1]);
+        t[i + 1] = _mm256_unpackhi_epi32(v[i], v[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int i = 0; i < 4; i++) {
+        v[i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
+        v[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
+    }
+}
+
+/* paeth4_rows_sse2 for eight rows in a 256-bit register, blocks of eight steps. The steps at
+ * either end go lane by lane through memory. */
+static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                                   const uint8_t *previous, size_t length) {
+    const size_t pixels = length / 4, steps = pixels + 7;
+    const __m256i shift_up = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
+    __m256i result = _mm256_setzero_si256(), up = _mm256_setzero_si256();
+    size_t step = 0;
+    while (step < steps) {
+        if (step >= 7 && step + 8 <= pixels) {
+            __m256i raw[8], rows[8];
+            for (int row = 0; row < 8; row++)
+                raw[row] = _mm256_loadu_si256((const __m256i *)(in + (size_t)row * in_stride + (step - (size_t)row) * 4));
+            transpose8(raw);
+            __m256i above = _mm256_loadu_si256((const __m256i *)(previous + step * 4));
+            for (int k = 0; k < 8; k++) {
+                __m256i above_k = _mm256_permutevar8x32_epi32(above, _mm256_set1_epi32(k));
+                __m256i b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(result, shift_up), above_k, 0x01);
+                result = _mm256_add_epi8(raw[k], paeth_predict_u8_avx2(result, b, up));
+                up = b;
+                rows[k] = result;
+            }
+            transpose8(rows);
+            for (int row = 0; row < 8; row++)
+                _mm256_storeu_si256((__m256i *)(out + (size_t)row * out_stride + (step - (size_t)row) * 4), rows[row]);
+            step += 8;
+            continue;
+        }
+        uint32_t lanes[8] = {0}, live[8] = {0};
+        for (int row = 0; row < 8; row++) {
+            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
+            memcpy(&lanes[row], in + (size_t)row * in_stride + (step - (size_t)row) * 4, 4);
+            live[row] = 0xFFFFFFFFu;
+        }
+        uint32_t above_pixel = 0;
+        if (step < pixels) memcpy(&above_pixel, previous + step * 4, 4);
+        __m256i raw = _mm256_loadu_si256((const __m256i *)lanes);
+        __m256i b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(result, shift_up),
+                                       _mm256_set1_epi32((int32_t)above_pixel), 0x01);
+        result = _mm256_and_si256(_mm256_add_epi8(raw, paeth_predict_u8_avx2(result, b, up)),
+                                  _mm256_loadu_si256((const __m256i *)live));
+        up = b;
+        _mm256_storeu_si256((__m256i *)lanes, result);
+        for (int row = 0; row < 8; row++) {
+            if (step < (size_t)row || step - (size_t)row >= pixels) continue;
+            memcpy(out + (size_t)row * out_stride + (step - (size_t)row) * 4, &lanes[row], 4);
+        }
+        step++;
+    }
+}
+
+/* Whether the CPU runs the AVX2 kernels; asked once. */
+static int has_avx2(void) {
+    static int answer = -1;
+    if (answer < 0) answer = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return answer;
+}
+#endif
+
 static void paeth4_interleaved_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
                                     const uint8_t *previous, size_t length, int count) {
     switch (count) {
@@ -248,9 +351,16 @@ int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, si
     while (row < row_count) {
         const uint8_t *above = row == 0 ? previous : out + (row - 1) * out_stride;
 #if defined(__SSE2__)
-        /* Up to four Paeth rows at a time, but never leave a single one behind in a run of five. */
+        /* Eight Paeth rows at a time with AVX2, else up to four, never leaving a single one behind. */
         int run = 0;
-        while (run < 6 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+        while (run < 10 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+#if defined(CIC_HAVE_AVX2_KERNELS)
+        if (bpp == 4 && length % 4 == 0 && above && (run == 8 || run == 10) && has_avx2()) {
+            paeth4_rows8_avx2(out + row * out_stride, out_stride, in + row * in_stride + 1, in_stride, above, length);
+            row += 8;
+            continue;
+        }
+#endif
         run = run == 5 ? 3 : run > 4 ? 4 : run;
         if (bpp == 4 && length % 4 == 0 && above && run >= 2) {
             paeth4_interleaved_sse2(out + row * out_stride, out_stride, in + row * in_stride, in_stride, above, length, run);

@@ -95,10 +95,11 @@ final class FastPNGTests: XCTestCase {
         }
         let filterPatterns: [[UInt8]] = [
             [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4],
-            Array(repeating: 4, count: 9), [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4, 4, 4, 4, 1],
+            Array(repeating: 4, count: 8), Array(repeating: 4, count: 9), Array(repeating: 4, count: 10),
+            Array(repeating: 4, count: 19), [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4, 4, 4, 4, 1],
         ]
         for bpp in [3, 4] {
-            for pixels in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 64, 101] {
+            for pixels in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 23, 24, 25, 64, 101] {
                 let length = pixels * bpp
                 for pattern in filterPatterns {
                     for hasPrevious in [false, true] { for edges in [false, true] {
