@@ -459,19 +459,40 @@ static int next_chunk(const uint8_t *data, size_t size, size_t *position, png_ch
     return 1;
 }
 
-cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *message, size_t message_size) {
+/* Walks every chunk: the signature, IHDR first, every chunk within the data with a correct CRC
+ * (critical chunks), the IDAT chunks one run, image data, and IEND. With `first_idat`, also
+ * decides whether the fast path takes the PNG (CIC_FAST_NOT_ELIGIBLE for tRNS or a critical
+ * chunk other than IHDR, PLTE, IDAT and IEND) and leaves *first_idat at the first IDAT chunk. */
+static cic_fast_status walk_chunks(const uint8_t *data, size_t size, size_t *first_idat, char *message,
+                                   size_t message_size) {
     if (size < 8 || memcmp(data, png_signature, 8) != 0) return fail(message, message_size, "not a PNG");
     size_t position = 8;
+    int seen_idat = 0, idat_ended = 0, first = 1, step;
     png_chunk chunk;
-    int seen_idat = 0, first = 1, step;
     while ((step = next_chunk(data, size, &position, &chunk, 1, message, message_size)) == 1) {
-        if (first && memcmp(chunk.type, "IHDR", 4) != 0) return fail(message, message_size, "IHDR is not first");
+        const uint8_t *type = chunk.type;
+        if (first && memcmp(type, "IHDR", 4) != 0) return fail(message, message_size, "IHDR is not first");
         first = 0;
-        if (memcmp(chunk.type, "IDAT", 4) == 0) seen_idat = 1;
-        if (memcmp(chunk.type, "IEND", 4) == 0)
+        if (memcmp(type, "IDAT", 4) == 0) {
+            if (idat_ended) return fail(message, message_size, "IDAT chunks are not consecutive");
+            if (!seen_idat && first_idat) *first_idat = (size_t)(type - 4 - data);
+            seen_idat = 1;
+            continue;
+        }
+        if (seen_idat) idat_ended = 1;
+        if (memcmp(type, "IEND", 4) == 0)
             return seen_idat ? CIC_FAST_OK : fail(message, message_size, "no image data (IDAT)");
+        if (first_idat && (memcmp(type, "tRNS", 4) == 0 ||
+                           (is_critical(type) && memcmp(type, "IHDR", 4) != 0 && memcmp(type, "PLTE", 4) != 0)))
+            return CIC_FAST_NOT_ELIGIBLE;
     }
-    return step < 0 ? CIC_FAST_ERROR : fail(message, message_size, "unexpected end of data (no IEND)");
+    if (step < 0) return CIC_FAST_ERROR;
+    return seen_idat ? fail(message, message_size, "unexpected end of data (no IEND)")
+                     : fail(message, message_size, "no image data (IDAT)");
+}
+
+cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *message, size_t message_size) {
+    return walk_chunks(data, size, NULL, message, message_size);
 }
 
 /* ---- the row stream ------------------------------------------------------------------ */
@@ -498,36 +519,6 @@ struct cic_png_stream {
     uint8_t *unfiltered;
 };
 
-/* Every chunk before the pixels are read: CRCs, IDAT run, IEND, and what the fast path takes.
- * Leaves *first_idat at the first IDAT chunk. */
-static cic_fast_status scan_chunks(const uint8_t *data, size_t size, size_t *first_idat, char *message,
-                                   size_t message_size) {
-    size_t position = 8;
-    int seen_idat = 0, idat_ended = 0, step;
-    png_chunk chunk;
-    while (1) {
-        size_t start = position;
-        step = next_chunk(data, size, &position, &chunk, 1, message, message_size);
-        if (step < 0) return CIC_FAST_ERROR;
-        if (step == 0) break;
-        const uint8_t *type = chunk.type;
-        if (memcmp(type, "IDAT", 4) == 0) {
-            if (idat_ended) return fail(message, message_size, "IDAT chunks are not consecutive");
-            if (!seen_idat) *first_idat = start;
-            seen_idat = 1;
-            continue;
-        }
-        if (seen_idat) idat_ended = 1;
-        if (memcmp(type, "IEND", 4) == 0)
-            return seen_idat ? CIC_FAST_OK : fail(message, message_size, "no image data (IDAT)");
-        if (memcmp(type, "tRNS", 4) == 0 ||
-            (is_critical(type) && memcmp(type, "IHDR", 4) != 0 && memcmp(type, "PLTE", 4) != 0))
-            return CIC_FAST_NOT_ELIGIBLE;
-    }
-    return seen_idat ? fail(message, message_size, "unexpected end of data (no IEND)")
-                     : fail(message, message_size, "no image data (IDAT)");
-}
-
 cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
                                     size_t message_size) {
     *stream = NULL;
@@ -535,7 +526,7 @@ cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_st
     cic_fast_status status = cic_png_fast_probe(data, size, &info);
     if (status != CIC_FAST_OK) return status;
     size_t first_idat = 0;
-    status = scan_chunks(data, size, &first_idat, message, message_size);
+    status = walk_chunks(data, size, &first_idat, message, message_size);
     if (status != CIC_FAST_OK) return status;
     cic_png_stream *s = calloc(1, sizeof *s);
     if (!s) return fail(message, message_size, "out of memory");

@@ -171,6 +171,68 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
+    /// The check byte-identical files get instead of a decode accepts a sound PNG and refuses,
+    /// naming the problem, what libpng refuses in the chunk structure.
+    func testStructureCheckRefusesWhatLibPNGRefuses() throws {
+        let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("Fixtures/login/ref.png")))
+        XCTAssertEqual(try ImageDecoder.structurallyValidPNGSize(bytes, name: "ref.png"), ImageSize(width: 320, height: 200))
+        XCTAssertNil(try ImageDecoder.structurallyValidPNGSize(Array("not a png".utf8), name: "text"))
+
+        /// The file's chunks, each as its whole bytes (length, type, payload, CRC).
+        var chunks: [[UInt8]] = []
+        var position = 8
+        while position + 12 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 << 8 | Int(bytes[position + $1]) }
+            chunks.append(Array(bytes[position..<(position + 12 + length)]))
+            position += 12 + length
+        }
+        func file(_ chunks: [[UInt8]]) -> [UInt8] { Array(bytes.prefix(8)) + chunks.joined() }
+        func type(_ chunk: [UInt8]) -> String { String(decoding: chunk[4..<8], as: UTF8.self) }
+        let idat = try XCTUnwrap(chunks.firstIndex { type($0) == "IDAT" })
+        var badCRC = chunks
+        badCRC[idat][badCRC[idat].count - 1] ^= 1
+        // A tEXt chunk (ancillary, CRC from zlib) between two halves of the image data.
+        let payload = Array("Comment\0split".utf8), tEXt = Array("tEXt".utf8)
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        let crc = crc32(tEXt + payload)
+        let text = [0, 0, 0, UInt8(payload.count)] + tEXt + payload + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
+        let idatBytes = chunks[idat]
+        let split = 8 + (idatBytes.count - 12) / 2
+        func idatChunk(_ data: ArraySlice<UInt8>) -> [UInt8] {
+            let body = Array("IDAT".utf8) + data
+            let crc = crc32(body)
+            return (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (24 - 8 * $0)) } + body
+                + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
+        }
+        var interrupted = chunks
+        interrupted.replaceSubrange(idat...idat, with: [idatChunk(idatBytes[8..<split]), text, idatChunk(idatBytes[split..<(idatBytes.count - 4)])])
+        var consecutive = interrupted
+        consecutive.remove(at: idat + 1)
+        XCTAssertNotNil(try ImageDecoder.structurallyValidPNGSize(file(consecutive), name: "two IDATs"))
+
+        let broken: [(String, [UInt8], String)] = [
+            ("truncated", Array(bytes.prefix(bytes.count - 6)), "truncated chunk"),
+            ("CRC", file(badCRC), "CRC error"),
+            ("no IEND", file(chunks.filter { type($0) != "IEND" }), "no IEND"),
+            ("no IDAT", file(chunks.filter { type($0) != "IDAT" }), "no image data"),
+            ("IHDR not first", file([chunks[1], chunks[0]] + chunks[2...]), "IHDR is not first"),
+            ("IDAT run broken", file(interrupted), "not consecutive"),
+        ]
+        for (label, data, problem) in broken {
+            XCTAssertThrowsError(try ImageDecoder.structurallyValidPNGSize(data, name: label), label) { error in
+                XCTAssertTrue("\(error)".contains(problem), "\(label): \(error)")
+            }
+            XCTAssertThrowsError(try data.withUnsafeBufferPointer { try PNGDecoder.decodeWithLibPNG($0) }, "libpng on \(label)")
+        }
+    }
+
     /// Images big enough for several bands round-trip through the banded encoder, as do the
     /// row renderer and the 1-bit mask.
     func testBandedEncoderRoundTrips() throws {
