@@ -213,6 +213,9 @@ struct PixelJudge {
     /// at the start) and its verdict.
     var lastPair: UInt64 = .max
     var lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
+    /// In YIQ mode a pair that is not opaque is blended over pixelmatch's checkerboard, which
+    /// depends on the pixel's position: its verdict is not the last pixel's, however alike.
+    let translucentVerdictsDependOnPosition: Bool
 
     init(
         options: ComparisonOptions, width: Int, height: Int, a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>,
@@ -233,6 +236,7 @@ struct PixelJudge {
         }
         formula = options.deltaEFormula
         ignoreAntialiasing = options.ignoreAntialiasing
+        if case .yiq = options.metric { translucentVerdictsDependOnPosition = true } else { translucentVerdictsDependOnPosition = false }
     }
 
     /// Every pixel, one at a time.
@@ -288,7 +292,8 @@ struct PixelJudge {
         let k = (y * width + x) * 4
         let pair = UInt64(UnsafeRawPointer(a + k).loadUnaligned(as: UInt32.self)) << 32
             | UInt64(UnsafeRawPointer(b + k).loadUnaligned(as: UInt32.self))
-        if pair != lastPair { judgePair(k, pair) }
+        let bothOpaque: UInt64 = 0xFF00_0000_FF00_0000
+        if pair != lastPair || translucentVerdictsDependOnPosition && pair & bothOpaque != bothOpaque { judgePair(k, pair) }
         let verdict = lastVerdict
         statistics.histogram[verdict.delta] += 1
         guard verdict.differs else { return }

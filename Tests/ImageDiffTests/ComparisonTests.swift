@@ -91,6 +91,30 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0.97))).differentPixels, 0)
     }
 
+    /// pixelmatch blends a translucent pixel over a checkerboard keyed on its position, so one
+    /// pair of colours can differ in one place and not in another: the count is pixelmatch's own
+    /// pixel by pixel (the fuzzer found a verdict carried over from the pixel before).
+    func testTranslucentPairsAreJudgedWhereTheyAre() {
+        let width = 13, height = 11
+        let reference = RGBAImage(width: width, height: height, filledWith: RGBA(255, 255, 255))
+        for background in [RGBA(0, 0, 0, 0), RGBA(200, 30, 90, 128), RGBA(255, 255, 255, 40)] {
+            let actual = RGBAImage(width: width, height: height, filledWith: background)
+            for threshold in [0.05, 0.3, 0.6] {
+                let limit = PixelMatch.maximumDelta(threshold: threshold)
+                let expected = reference.pixels.withUnsafeBufferPointer { a in
+                    actual.pixels.withUnsafeBufferPointer { b in
+                        (0..<(width * height)).filter { abs(PixelMatch.colorDelta(a.baseAddress!, $0 * 4, b.baseAddress!, $0 * 4)) > limit }.count
+                    }
+                }
+                for bands in [1, 2, 5] {
+                    let options = ComparisonOptions(metric: .yiq(threshold: threshold), bands: bands)
+                    XCTAssertEqual(compare(reference, actual, options: options).differentPixels, expected, "\(background) \(threshold) \(bands) bands")
+                    XCTAssertEqual(compareScalar(reference, actual, options: options).differentPixels, expected)
+                }
+            }
+        }
+    }
+
     /// A vertical anti-aliased edge: the middle column sits between a dark and a bright
     /// neighbour that each have many equal siblings.
     func testAntialiasedEdgeIsDetected() {
