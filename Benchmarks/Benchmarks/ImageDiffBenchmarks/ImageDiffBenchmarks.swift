@@ -22,8 +22,10 @@ let benchmarks: @Sendable () -> Void = {
     for size in Fixture.sizes {
         let fixture = Fixture.load(width: size.width, height: size.height)
         let name = "\(size.width)x\(size.height)"
+        // Names without spaces: `thresholds update` writes them with spaces turned to
+        // underscores, and `thresholds check` looks them up as they are (package-benchmark #373).
 
-        Benchmark("decode PNG \(name)") { benchmark in
+        Benchmark("decode_PNG_\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try ImageDecoder.decode(fixture.encodedReference, name: "reference"))
             }
@@ -31,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
 
         for (pairName, other) in [("identical", fixture.copy), ("1%", fixture.onePercent), ("100%", fixture.everyPixel)] {
             for (modeName, options) in Fixture.modes {
-                Benchmark("compare \(modeName) \(pairName) \(name)") { benchmark in
+                Benchmark("compare_\(modeName)_\(pairName)_\(name)") { benchmark in
                     for _ in benchmark.scaledIterations {
                         blackHole(compare(fixture.reference, other, options: options))
                     }
@@ -39,24 +41,24 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
-        Benchmark("render blend \(name)") { benchmark in
+        Benchmark("render_blend_\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(ImageMagickBlend.render(reference: fixture.reference, failure: fixture.onePercent))
             }
         }
-        Benchmark("render diff \(name)") { benchmark in
+        Benchmark("render_diff_\(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(ImageMagickCompare.differenceImage(fixture.reference, fixture.onePercent))
             }
         }
-        Benchmark("encode blend PNG \(name)") { benchmark in
+        Benchmark("encode_blend_PNG_\(name)") { benchmark in
             let blend = ImageMagickBlend.render(reference: fixture.reference, failure: fixture.onePercent)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try PNGEncoder.encode(blend))
             }
         }
-        Benchmark("encode mask PNG \(name)") { benchmark in
+        Benchmark("encode_mask_PNG_\(name)") { benchmark in
             let options = ComparisonOptions(metric: .exact, collectsMask: true)
             guard let mask = compare(fixture.reference, fixture.onePercent, options: options).mask else { return }
             benchmark.startMeasurement()
