@@ -115,7 +115,7 @@ struct ComparisonEngine {
             minX: height < fullHeight ? 0 : width,
             minY: width < fullWidth ? 0 : height,
             maxX: fullWidth - 1, maxY: fullHeight - 1)
-        total.include(box)
+        total.boundingBox.formUnion(box)
     }
 
     func result(_ total: BandStatistics, mask: DifferenceMask?) -> DiffResult {
@@ -173,22 +173,8 @@ struct BandStatistics {
         antialiasedPixels += other.antialiasedPixels
         maxChannelDelta = max(maxChannelDelta, other.maxChannelDelta)
         maxDeltaE = max(maxDeltaE, other.maxDeltaE)
-        if let box = other.boundingBox { include(box) }
+        if let box = other.boundingBox { boundingBox.formUnion(box) }
         for index in 0..<256 { histogram[index] += other.histogram[index] }
-    }
-
-    /// Widens the bounding box to take `box` in.
-    @inline(__always)
-    mutating func include(_ box: PixelRect) {
-        guard var current = boundingBox else {
-            boundingBox = box
-            return
-        }
-        current.minX = min(current.minX, box.minX)
-        current.minY = min(current.minY, box.minY)
-        current.maxX = max(current.maxX, box.maxX)
-        current.maxY = max(current.maxY, box.maxY)
-        boundingBox = current
     }
 }
 
@@ -306,7 +292,7 @@ struct PixelJudge {
         }
         statistics.differentPixels += 1
         mask?[y * maskWidth + x] = 1
-        statistics.include(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
+        statistics.boundingBox.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
     }
 
     /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone;

@@ -381,8 +381,7 @@ public enum ImageMagickCompare {
                         test.forEachDifference(inRow: y, width: width) { x in
                             count += 1
                             maskPointer?[y * width + x] = 1
-                            let point = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
-                            box = box.map { $0.union(point) } ?? point
+                            box.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
                         }
                     }
                     results?[band] = (count, box)
@@ -391,7 +390,7 @@ public enum ImageMagickCompare {
         }
         let count = bands.reduce(0) { $0 + $1.count }
         var box: PixelRect?
-        for bandBox in bands.compactMap(\.box) { box = box.map { $0.union(bandBox) } ?? bandBox }
+        for bandBox in bands.compactMap(\.box) { box.formUnion(bandBox) }
         return (count, width * height, box, mask)
     }
 

@@ -129,3 +129,9 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String { "\(minX):\(minY)-\(maxX):\(maxY)" }
 }
+
+extension Optional where Wrapped == PixelRect {
+    /// Widens the rectangle to take `rect` in; with no rectangle yet, it becomes `rect`.
+    @inline(__always)
+    mutating func formUnion(_ rect: PixelRect) { self = map { $0.union(rect) } ?? rect }
+}
