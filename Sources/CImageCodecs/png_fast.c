@@ -326,13 +326,6 @@ static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_
         step++;
     }
 }
-
-/* Whether the CPU runs the AVX2 kernels; asked once. */
-static int has_avx2(void) {
-    static int answer = -1;
-    if (answer < 0) answer = __builtin_cpu_supports("avx2") ? 1 : 0;
-    return answer;
-}
 #endif
 
 static void paeth4_interleaved_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
@@ -355,7 +348,7 @@ int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, si
         int run = 0;
         while (run < 10 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
 #if defined(CIC_HAVE_AVX2_KERNELS)
-        if (bpp == 4 && length % 4 == 0 && above && (run == 8 || run == 10) && has_avx2()) {
+        if (bpp == 4 && length % 4 == 0 && above && (run == 8 || run == 10) && __builtin_cpu_supports("avx2")) {
             paeth4_rows8_avx2(out + row * out_stride, out_stride, in + row * in_stride + 1, in_stride, above, length);
             row += 8;
             continue;

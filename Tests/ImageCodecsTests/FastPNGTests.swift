@@ -193,14 +193,7 @@ final class FastPNGTests: XCTestCase {
         badCRC[idat][badCRC[idat].count - 1] ^= 1
         // A tEXt chunk (ancillary, CRC from zlib) between two halves of the image data.
         let payload = Array("Comment\0split".utf8), tEXt = Array("tEXt".utf8)
-        func crc32(_ bytes: [UInt8]) -> UInt32 {
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return ~crc
-        }
+        func crc32(_ bytes: [UInt8]) -> UInt32 { cic_crc32(0, bytes, bytes.count) }
         let crc = crc32(tEXt + payload)
         let text = [0, 0, 0, UInt8(payload.count)] + tEXt + payload + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
         let idatBytes = chunks[idat]

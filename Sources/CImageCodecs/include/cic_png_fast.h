@@ -61,8 +61,9 @@ int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint
 
 /* Unfilters `row_count` consecutive rows: filtered rows (filter byte, then `length` bytes)
  * `in_stride` apart, into `out` rows `out_stride` apart; `previous` is the unfiltered row above
- * the first, NULL at the top of the image. Runs of two to four Paeth rows go through a kernel
- * that interleaves them. Returns 0 for an unknown filter type. */
+ * the first, NULL at the top of the image. Runs of Paeth rows go through a kernel that takes
+ * eight at once in an AVX2 register (where the CPU has AVX2), or two to four in an SSE2
+ * register. Returns 0 for an unknown filter type. */
 int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
                           const uint8_t *previous, size_t row_count, size_t length, int bpp);
 
