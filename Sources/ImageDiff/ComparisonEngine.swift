@@ -295,8 +295,9 @@ struct PixelJudge {
         statistics.boundingBox.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
     }
 
-    /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone;
-    /// kept for the next pixel, which along a changed area is mostly the same pair. The largest
+    /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone
+    /// (and, for a translucent pair in YIQ mode, of its position); kept for the next pixel,
+    /// which along a changed area is mostly the same pair. The largest
     /// channel difference and ΔE of the pixels are those of their pairs, so they are taken here.
     @inline(never)
     mutating func judgePair(_ k: Int, _ pair: UInt64) {
