@@ -74,16 +74,20 @@ struct ComparisonEngine {
                     bands.withUnsafeMutableBufferPointer { bandResults in
                         guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return }
                         let shared = UncheckedSendable((a, b, maskPointer, bandResults.baseAddress))
-                        RowBands.forEach(height: height, bands: bandCount) { band, rows in
+                        RowBands.forEachLane(bands: bandCount) { laneBands in
                             let (a, b, maskPointer, results) = shared.value
                             var judge = PixelJudge(
                                 options: options, width: width, height: height, a: a, b: b,
                                 mask: maskPointer, maskWidth: fullWidth, ignored: ignored)
-                            switch kernel {
-                            case .scalar: judge.scanScalar(rows: rows)
-                            case .vectorized: judge.scanVectorized(rows: rows)
+                            for band in laneBands {
+                                let rows = RowBands.rows(ofBand: band, of: bandCount, height: height)
+                                judge.statistics = BandStatistics()
+                                switch kernel {
+                                case .scalar: judge.scanScalar(rows: rows)
+                                case .vectorized: judge.scanVectorized(rows: rows)
+                                }
+                                results?[band] = judge.statistics
                             }
-                            results?[band] = judge.statistics
                         }
                     }
                 }
@@ -329,14 +333,19 @@ struct PairVerdict {
 }
 
 /// A small direct-mapped cache of sRGB → Lab conversions: screenshots reuse few colours, and
-/// the cube roots dominate ΔE.
+/// the cube roots dominate ΔE. Its tables are made on first use, so that a band with no
+/// different pixel (most of them) allocates nothing.
 struct LabCache {
     private static let bits = 12
-    private var keys = [UInt32](repeating: .max, count: 1 << bits)
-    private var values = [LabColor](repeating: LabColor(l: 0, a: 0, b: 0), count: 1 << bits)
+    private var keys: [UInt32] = []
+    private var values: [LabColor] = []
 
     @inline(__always)
     mutating func lab(r: UInt8, g: UInt8, b: UInt8) -> LabColor {
+        if keys.isEmpty {
+            keys = [UInt32](repeating: .max, count: 1 << Self.bits)
+            values = [LabColor](repeating: LabColor(l: 0, a: 0, b: 0), count: 1 << Self.bits)
+        }
         let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
         let slot = Int((key &* 2_654_435_761) >> UInt32(32 - Self.bits))
         if keys[slot] == key { return values[slot] }
@@ -349,10 +358,11 @@ struct LabCache {
 
 /// A small direct-mapped cache of ΔE by colour pair: the same pairs recur along every edge of
 /// a changed element, and CIEDE2000's trigonometry is the cost of a perceptual comparison.
+/// Like ``LabCache``, its tables are made on first use.
 struct DeltaECache {
     private static let bits = 12
-    private var keys = [UInt64](repeating: .max, count: 1 << bits)
-    private var values = [Double](repeating: 0, count: 1 << bits)
+    private var keys: [UInt64] = []
+    private var values: [Double] = []
 
     /// ΔE of the pixels at byte offset `k`, as ``PixelDelta/deltaE(_:_:_:formula:)``.
     @inline(__always)
@@ -364,6 +374,10 @@ struct DeltaECache {
         let key = UInt64(first.r) << 40 | UInt64(first.g) << 32 | UInt64(first.b) << 24
             | UInt64(second.r) << 16 | UInt64(second.g) << 8 | UInt64(second.b)
         let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.bits))
+        if keys.isEmpty {
+            keys = [UInt64](repeating: .max, count: 1 << Self.bits)
+            values = [Double](repeating: 0, count: 1 << Self.bits)
+        }
         if keys[slot] == key { return values[slot] }
         let value = formula.difference(
             labCache.lab(r: first.r, g: first.g, b: first.b), labCache.lab(r: second.r, g: second.g, b: second.b))

@@ -44,6 +44,24 @@ enum RowBands {
         forEach(height: height, bands: count(height: height, bytesPerRow: bytesPerRow)) { _, rows in body(rows) }
     }
 
+    /// Concurrent lanes for ``forEachLane(bands:_:)``: enough to keep 16 cores busy, few enough
+    /// that per-lane state (a judge's colour caches) is made a handful of times, not per band.
+    static let lanes = 16
+
+    /// Runs `body` once per lane, concurrently; each lane is handed every `lanes`-th band in
+    /// order (lane 1 of 4: bands 1, 5, 9, …), so state a lane keeps serves all of its bands.
+    /// On the calling thread when there is one band.
+    static func forEachLane(bands: Int, _ body: @Sendable (_ bands: StrideTo<Int>) -> Void) {
+        let lanes = max(1, min(Self.lanes, bands))
+        if lanes == 1 {
+            body(stride(from: 0, to: bands, by: 1))
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            body(stride(from: lane, to: bands, by: lanes))
+        }
+    }
+
     /// Runs `body` for each band, on the calling thread when there is one band.
     static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let bands = max(1, min(bands, height))

@@ -22,7 +22,8 @@ final class KernelEquivalenceTests: XCTestCase {
                     for antialiasing in [false, true] {
                         let options = ComparisonOptions(metric: metric, ignoreAntialiasing: antialiasing, collectsMask: true)
                         let scalar = compareScalar(a, b, options: options)
-                        for bands in [0, 1, 2, 3, 7] {
+                        // One band per row: past RowBands.lanes, each lane's judge serves several bands.
+                        for bands in [0, 1, 2, 3, 7, height] {
                             var banded = options
                             banded.bands = bands
                             XCTAssertEqual(compare(a, b, options: banded), scalar,
