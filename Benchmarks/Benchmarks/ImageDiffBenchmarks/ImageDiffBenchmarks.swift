@@ -51,6 +51,9 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// Registers a benchmark that times `work` on `size`'s fixture, built beforehand.
+///
+/// An error stops the process: package-benchmark reports a benchmark that throws and then
+/// leaves it out of `thresholds check`, which would pass without it.
 private func measure<Result>(
     _ name: String,
     _ size: FixtureSize,
@@ -62,7 +65,11 @@ private func measure<Result>(
     ) { benchmark in
         let fixture = size.fixture
         for _ in benchmark.scaledIterations {
-            blackHole(try work(fixture))
+            do {
+                blackHole(try work(fixture))
+            } catch {
+                fatalError("\(name): \(error)")
+            }
         }
     }
 }
