@@ -8,7 +8,7 @@ import ImageDiff
 /// screenshot content: crops of ../shared/corpus/cypress.
 ///
 /// Each benchmark runs in a process of its own and builds only its own size's inputs, in
-/// `setup`, outside the measurement. Its memory figure is what the measured work adds on top.
+/// `setup`, outside the measurement. Its memory figure is the bytes the measured work allocates.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocBytesCount],
