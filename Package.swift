@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ImageDiff", targets: ["ImageDiff"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "imgdiff", targets: ["imgdiff"]),
         .library(name: "ImageDiffSnapshotTesting", targets: ["ImageDiffSnapshotTesting"]),
     ],
@@ -47,10 +48,14 @@ let package = Package(
             name: "ImageCodecs",
             dependencies: ["ImageDiff", "CImageCodecs"]
         ),
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["ImageDiff", "ImageCodecs"]
+        ),
         .executableTarget(
             name: "imgdiff",
             dependencies: [
-                "ImageDiff", "ImageCodecs",
+                "ImageDiff", "ImageCodecs", "ImagePipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,11 +64,12 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand", "TestSupport"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "TestSupport"]),
         .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "TestSupport"]),
         .target(
             name: "ImageDiffSnapshotTesting",
             dependencies: [
-                "ImageDiff", "ImageCodecs",
+                "ImageDiff", "ImageCodecs", "ImagePipeline",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),

@@ -13,6 +13,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "ImageCodecs", package: "imgdiff"),
+                .product(name: "ImagePipeline", package: "imgdiff"),
                 .product(name: "ImageDiff", package: "imgdiff"),
             ]
         ),

@@ -31,15 +31,15 @@ enum FastPNGDecoder {
 /// A PNG decoded a band of rows at a time, for callers that never hold the whole image (the
 /// streaming comparison) and for the whole-image decode alike. Only the fast path's PNGs
 /// (8-bit RGB or RGBA, not interlaced) open; the bytes must outlive the stream.
-final class PNGRowStream {
-    let width: Int
-    let height: Int
-    let hasAlpha: Bool
-    private(set) var rowsRead = 0
+package final class PNGRowStream {
+    package let width: Int
+    package let height: Int
+    package let hasAlpha: Bool
+    package private(set) var rowsRead = 0
     private let stream: OpaquePointer
 
     /// Nil when the PNG is not for the fast path; throws when it is broken or beyond `limits`.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) {
+    package init?(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) {
         guard let base = bytes.baseAddress else { return nil }
         var info = cic_png_fast_info()
         guard cic_png_fast_probe(base, bytes.count, &info) == CIC_FAST_OK else { return nil }
@@ -64,7 +64,7 @@ final class PNGRowStream {
     deinit { cic_png_stream_close(stream) }
 
     /// Decodes the next `count` rows as RGBA into `rows` (`count * width * 4` bytes).
-    func read(_ count: Int, into rows: UnsafeMutablePointer<UInt8>) throws(ImageCodecError) {
+    package func read(_ count: Int, into rows: UnsafeMutablePointer<UInt8>) throws(ImageCodecError) {
         precondition(count >= 0 && count <= height - rowsRead, "read past the last row")
         var message = CMessage()
         guard cic_png_stream_read_rows(stream, rows, UInt32(count), &message.bytes, CMessage.capacity) == CIC_FAST_OK else {

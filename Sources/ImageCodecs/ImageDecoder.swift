@@ -71,14 +71,14 @@ public enum ImageDecoder {
 }
 
 /// The container a byte stream claims to be, by its first bytes.
-enum ContainerFormat: Equatable {
+package enum ContainerFormat: Equatable {
     case empty, png, jpeg, other
 
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
     /// A stream shorter than a signature but matching its start counts as that (truncated) format.
-    init(sniffing bytes: UnsafeBufferPointer<UInt8>) {
+    package init(sniffing bytes: UnsafeBufferPointer<UInt8>) {
         func starts(with signature: [UInt8]) -> Bool {
             let length = min(bytes.count, signature.count)
             return length >= 2 && bytes.prefix(length).elementsEqual(signature.prefix(length))

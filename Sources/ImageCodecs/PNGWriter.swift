@@ -4,8 +4,8 @@ import ImageDiff
 
 /// Writes PNG files: rows are filtered (Up) and deflated in bands on all cores, the bands'
 /// zlib pieces joined into one stream, then wrapped in IHDR / IDAT / IEND chunks.
-enum PNGWriter {
-    struct Layout {
+package enum PNGWriter {
+    package struct Layout {
         var format: cic_row_format
         var bitDepth: UInt8
         var colourType: UInt8
@@ -13,7 +13,7 @@ enum PNGWriter {
         var transparency: [UInt8] = []
 
         /// 8-bit RGBA rows written as RGBA, or as RGB when the image has no alpha.
-        init(rendered hasAlpha: Bool) {
+        package init(rendered hasAlpha: Bool) {
             self.init(format: hasAlpha ? CIC_ROWS_RGBA8 : CIC_ROWS_RGB8, bitDepth: 8, colourType: hasAlpha ? 6 : 2)
         }
 
@@ -33,7 +33,7 @@ enum PNGWriter {
         _ buffer: UnsafeRawBufferPointer, width: Int, height: Int, layout: Layout, level: Int
     ) throws(ImageCodecError) -> [UInt8] {
         guard let pixels = buffer.baseAddress else { throw .cannotEncode("empty image") }
-        let source = UncheckedSendableBox(pixels)
+        let source = UncheckedSendable(pixels)
         return try encode(width: width, height: height, layout: layout, level: level) { rows, final in
             deflate(source.value, layout.format, width: width, rows: rows, firstRowInBuffer: rows.lowerBound, level: level, final: final)
         }
@@ -80,16 +80,15 @@ enum PNGWriter {
         band makeBand: @Sendable (Range<Int>, Bool) -> Band
     ) throws(ImageCodecError) -> [UInt8] {
         let rowBytes = cic_png_row_bytes(layout.format, UInt32(width)) + 1
-        let bandCount = max(1, min(64, height, rowBytes * height / minimumBandBytes))
+        let bandCount = RowBands.count(height: height, bytesPerRow: rowBytes)
         let bands = UnsafeMutableBufferPointer<Band>.allocate(capacity: bandCount)
         bands.initialize(repeating: Band())
         defer {
             for band in bands { cic_free(band.bytes) }
             bands.deallocate()
         }
-        let shared = UncheckedSendableBox(bands)
-        DispatchQueue.concurrentPerform(iterations: bandCount) { index in
-            let rows = (height * index / bandCount)..<(height * (index + 1) / bandCount)
+        let shared = UncheckedSendable(bands)
+        RowBands.forEach(height: height, bands: bandCount) { index, rows in
             shared.value[index] = makeBand(rows, index == bandCount - 1)
         }
         return try assemble(UnsafeBufferPointer(bands), width: width, height: height, layout: layout)
@@ -109,7 +108,7 @@ enum PNGWriter {
     }
 
     /// The PNG file around a finished zlib stream of the image's filtered rows.
-    static func file(_ zlib: ZlibStream, width: Int, height: Int, layout: Layout) -> [UInt8] {
+    package static func file(_ zlib: ZlibStream, width: Int, height: Int, layout: Layout) -> [UInt8] {
         let zlib = zlib.finished()
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         file.reserveCapacity(zlib.count + zlib.count / (1 << 20) * 12 + 256)
@@ -130,13 +129,13 @@ enum PNGWriter {
 
     /// A zlib stream joined from deflated pieces in row order (each but the last sync-flushed),
     /// with the Adler-32 of all their filtered bytes.
-    struct ZlibStream {
+    package struct ZlibStream {
         private var bytes: [UInt8] = [0x78, 0x01]
         private var adler: UInt32 = 1
 
-        init(capacity: Int = 0) { bytes.reserveCapacity(capacity + 6) }
+        package init(capacity: Int = 0) { bytes.reserveCapacity(capacity + 6) }
 
-        mutating func append(_ piece: UnsafeBufferPointer<UInt8>, adler pieceAdler: UInt32, filteredCount: Int) {
+        package mutating func append(_ piece: UnsafeBufferPointer<UInt8>, adler pieceAdler: UInt32, filteredCount: Int) {
             adler = cic_adler32_combine(adler, pieceAdler, filteredCount)
             bytes.append(contentsOf: piece)
         }
@@ -146,13 +145,17 @@ enum PNGWriter {
 
     /// Deflates band after band of rendered rows on one thread, reusing its buffers: for
     /// writers that compress many small bands as they arrive.
-    final class BandDeflater {
+    package final class BandDeflater {
         private let deflater: OpaquePointer
         private let rendered: UnsafeMutablePointer<UInt8>
         private let width: Int
         private let maxRows: Int
 
         /// Nil when out of memory.
+        package convenience init?(layout: Layout, width: Int, maxRows: Int, level: Int) {
+            self.init(format: layout.format, width: width, maxRows: maxRows, level: level)
+        }
+
         init?(format: cic_row_format, width: Int, maxRows: Int, level: Int) {
             guard let deflater = cic_png_deflater_new(format, UInt32(width), UInt32(maxRows), Int32(level)) else { return nil }
             self.deflater = deflater
@@ -167,15 +170,15 @@ enum PNGWriter {
         }
 
         /// A deflated band: its bytes stay valid until the deflater's next band.
-        struct Piece {
-            var bytes: UnsafeBufferPointer<UInt8>
-            var adler: UInt32
-            var filteredCount: Int
+        package struct Piece {
+            package var bytes: UnsafeBufferPointer<UInt8>
+            package var adler: UInt32
+            package var filteredCount: Int
         }
 
         /// Renders `rows` and the row above them with `render`, then filters and deflates
         /// `rows` (at most `maxRows`); nil when out of memory.
-        func deflate(_ rows: Range<Int>, final: Bool, render: (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) -> Piece? {
+        package func deflate(_ rows: Range<Int>, final: Bool, render: (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) -> Piece? {
             precondition(rows.count <= maxRows, "band larger than the deflater was made for")
             let start = max(0, rows.lowerBound - 1)
             render(start..<rows.upperBound, rendered)
@@ -211,10 +214,4 @@ enum PNGWriter {
     static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
-}
-
-/// A value handed to `concurrentPerform`; the bands it points to are written by one thread each.
-struct UncheckedSendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -189,7 +189,7 @@ struct PixelJudge {
     var b: UnsafePointer<UInt8>
     let width: Int
     let height: Int
-    let mask: UnsafeMutablePointer<UInt8>?
+    var mask: UnsafeMutablePointer<UInt8>?
     let maskWidth: Int
     let ignored: IgnoreMap?
     let metric: ComparisonMetric
@@ -389,9 +389,9 @@ struct DeltaECache {
 
 /// A value that crosses into `concurrentPerform`'s closure; the bands it points into are
 /// disjoint, so no two threads touch the same bytes.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
 
 extension Optional where Wrapped == DifferenceMask {

@@ -10,6 +10,14 @@ public struct DifferenceMask: Sendable, Equatable {
         bits = [UInt8](repeating: 0, count: width * height)
     }
 
+    /// A mask of `bits`, one byte a pixel, row-major, non-zero where the pixel differs.
+    package init(width: Int, height: Int, bits: [UInt8]) {
+        precondition(bits.count == width * height, "mask bytes do not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.bits = bits
+    }
+
     @inline(__always)
     public func contains(x: Int, y: Int) -> Bool { bits[y * width + x] != 0 }
 

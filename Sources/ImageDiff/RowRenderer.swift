@@ -30,9 +30,9 @@ extension RowRenderer {
 
 /// Splits an image's rows into bands run on all cores; bands are large enough to be worth a
 /// thread, and nothing computed depends on how the rows were split.
-enum RowBands {
+package enum RowBands {
     /// About one band per MiB of rows, at most 64.
-    static func count(height: Int, bytesPerRow: Int) -> Int {
+    package static func count(height: Int, bytesPerRow: Int) -> Int {
         max(1, min(64, height, height * bytesPerRow / (1 << 20)))
     }
 
@@ -63,7 +63,7 @@ enum RowBands {
     }
 
     /// Runs `body` for each band, on the calling thread when there is one band.
-    static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
+    package static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let bands = max(1, min(bands, height))
         if bands == 1 {
             body(0, 0..<height)

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import ImagePipeline
 
 /// Whether and where a failing image snapshot leaves PNGs a person can open: the reference, the
 /// failure, the red blend overlay and the difference mask.
@@ -103,12 +104,17 @@ struct ArtifactWriter {
     func write(
         reference: RGBAImage, failure: RGBAImage, evaluation: ImageSnapshotEvaluation
     ) -> (artifacts: [ImageSnapshotArtifact], problems: [String]) {
-        var images: [(kind: String, image: RGBAImage)] = [("reference", reference), ("failure", failure)]
-        if reference.pixelCount > 0, failure.pixelCount > 0 {
-            images.append(("blend", ImageMagickBlend.render(reference: reference, failure: failure, rounding: settings.blendRounding)))
-        }
-        if let mask = evaluation.difference?.mask, mask.width > 0, mask.height > 0 {
-            images.append(("mask", mask.render(color: settings.maskColor)))
+        var files: [(kind: String, png: () throws(ImageCodecError) -> [UInt8]?)] = [
+            ("reference", { () throws(ImageCodecError) in reference.pixelCount > 0 ? try PNGEncoder.encode(reference) : nil }),
+            ("failure", { () throws(ImageCodecError) in failure.pixelCount > 0 ? try PNGEncoder.encode(failure) : nil }),
+        ]
+        if let difference = evaluation.difference {
+            let request = ComparisonRequest(rounding: settings.blendRounding, maskColor: settings.maskColor)
+            for (kind, output) in [("blend", ReviewOutput.blend), ("mask", .mask)] {
+                files.append((kind, { () throws(ImageCodecError) in
+                    try Pipeline.render([output], reference: reference, actual: failure, result: difference, request: request)[output]
+                }))
+            }
         }
         let directory = artifactsDirectory
         let baseName = artifactBaseName(reference: reference, failure: failure)
@@ -119,11 +125,11 @@ struct ArtifactWriter {
         } catch {
             return ([], ["cannot create \(directory): \(error.localizedDescription)"])
         }
-        for (kind, image) in images where image.pixelCount > 0 {
+        for (kind, encode) in files {
             let path = URL(fileURLWithPath: directory, isDirectory: true)
                 .appendingPathComponent("\(baseName).\(kind).png").path
             do {
-                let png = try PNGEncoder.encode(image)
+                guard let png = try encode() else { continue }
                 try ImageFile.write(png, to: path)
                 artifacts.append(ImageSnapshotArtifact(kind: kind, path: path, png: png))
             } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageDiff
+import ImagePipeline
 
 /// `imgdiff batch REF_DIR NEW_DIR`: every pair of two snapshot folders, with a review report.
 struct BatchCommand: AsyncParsableCommand {
@@ -85,14 +86,17 @@ struct BatchCommand: AsyncParsableCommand {
     func batch() async throws(CommandLineError) -> Int32 {
         let pairing = try FolderPairing(reference: referenceDirectory, new: newDirectory)
         try prepareOutputDirectory()
+        let jobCount = jobs ?? defaultJobCount
+        // One pair a core: each pair then runs on its worker's thread alone.
+        let request = try comparison.request(
+            outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores)
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
-            options: try comparison.options(collectsMask: true), snapshotPrecision: comparison.snapshotPrecision,
-            rounding: comparison.rounding, limits: comparison.limits.decodingLimits)
+            request: request)
         let items = pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
             + pairing.onlyInReference.map(PairJob.Item.onlyReference)
         var progress = ProgressLine(total: items.count, noun: "pairs")
-        let records = await mapConcurrently(items, jobs: jobs ?? defaultJobCount, progress: &progress) { job.process($0) }
+        let records = await mapConcurrently(items, jobs: jobCount, progress: &progress) { job.process($0) }
 
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
@@ -184,10 +188,7 @@ struct PairJob: Sendable {
     let referenceDirectory: String
     let newDirectory: String
     let outputDirectory: String
-    let options: ComparisonOptions
-    let snapshotPrecision: SnapshotPrecision?
-    let rounding: ImageMagickRounding
-    let limits: DecodingLimits
+    let request: ComparisonRequest
 
     func process(_ item: Item) -> PairRecord {
         let clock = ContinuousClock()
@@ -209,35 +210,31 @@ struct PairJob: Sendable {
         func failure(_ message: String) -> PairRecord {
             PairRecord(path: path, status: .error, referenceFile: referenceFile, newFile: newFile, error: message)
         }
-        let reference: RGBAImage, actual: RGBAImage
+        let reference: EncodedImage, actual: EncodedImage, outcome: PairOutcome
         do throws(ImageFileError) {
-            reference = try ImageDecoder.decode(contentsOf: referenceFile, limits: limits)
-            actual = try ImageDecoder.decode(contentsOf: newFile, limits: limits)
+            reference = try EncodedImage(contentsOf: referenceFile, limits: request.limits)
+            actual = try EncodedImage(contentsOf: newFile, limits: request.limits)
+            outcome = try Pipeline.compare(reference, actual, request: request)
         } catch {
             return failure(error.description)
         }
-        let result = ImageDiff.compare(reference, actual, options: options)
-        let snapshot = snapshotPrecision?.verdict(reference: reference, actual: actual)
-        let matches = snapshot?.passed ?? result.match
         var record = PairRecord(
-            path: path, status: matches ? .passed : .changed, referenceFile: referenceFile, newFile: newFile,
-            metrics: PairMetrics(result), snapshot: snapshot)
-        if matches {
+            path: path, status: outcome.match ? .passed : .changed, referenceFile: referenceFile, newFile: newFile,
+            metrics: PairMetrics(outcome.result), snapshot: outcome.snapshot)
+        if outcome.match {
             record.outputs.reference = SnapshotFolder.relativePath(of: referenceFile, from: outputDirectory)
             record.outputs.new = SnapshotFolder.relativePath(of: newFile, from: outputDirectory)
             return record
         }
         do {
             let folder = try pairFolder(path)
-            record.outputs.reference = try copy(referenceFile, into: folder, as: "reference")
-            record.outputs.new = try copy(newFile, into: folder, as: "new")
-            try ImageFile.writePNG(
-                ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding),
-                to: SnapshotFolder.join(outputDirectory, folder + "/blend.png"))
-            record.outputs.blend = folder + "/blend.png"
-            if let mask = result.mask {
-                try ImageFile.writePNG(mask.render(), to: SnapshotFolder.join(outputDirectory, folder + "/mask.png"))
-                record.outputs.mask = folder + "/mask.png"
+            record.outputs.reference = try copy(reference, into: folder, as: "reference")
+            record.outputs.new = try copy(actual, into: folder, as: "new")
+            for (output, name) in [(ReviewOutput.blend, "blend.png"), (.mask, "mask.png")] {
+                guard let bytes = outcome.outputs[output] else { continue }
+                let relative = folder + "/" + name
+                try ImageFile.write(bytes, to: SnapshotFolder.join(outputDirectory, relative))
+                if output == .blend { record.outputs.blend = relative } else { record.outputs.mask = relative }
             }
         } catch let error as ImageFileError {
             return failure(error.description)
@@ -256,7 +253,8 @@ struct PairJob: Sendable {
             path: path, status: status,
             referenceFile: status == .deleted ? file : nil, newFile: status == .new ? file : nil)
         do {
-            let copied = try copy(file, into: try pairFolder(path), as: status == .new ? "new" : "reference")
+            let image = try EncodedImage(contentsOf: file, limits: request.limits)
+            let copied = try copy(image, into: try pairFolder(path), as: status == .new ? "new" : "reference")
             if status == .new { record.outputs.new = copied } else { record.outputs.reference = copied }
         } catch let error as ImageFileError {
             return PairRecord(path: path, status: .error, referenceFile: record.referenceFile, newFile: record.newFile, error: error.description)
@@ -280,11 +278,12 @@ struct PairJob: Sendable {
         return folder
     }
 
-    /// Copies `file` to `folder/NAME.EXT` (the source's extension); returns the relative path.
-    func copy(_ file: String, into folder: String, as name: String) throws(ImageFileError) -> String {
-        let ext = (file as NSString).pathExtension.lowercased()
+    /// Writes a copy of `image` to `folder/NAME.EXT` (the source's extension); returns the
+    /// relative path.
+    func copy(_ image: EncodedImage, into folder: String, as name: String) throws(ImageFileError) -> String {
+        let ext = (image.name as NSString).pathExtension.lowercased()
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
-        try ImageFile.write(try ImageFile.read(file), to: SnapshotFolder.join(outputDirectory, relative))
+        try ImageFile.write(image.bytes, to: SnapshotFolder.join(outputDirectory, relative))
         return relative
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImageCodecs
 import ImageDiff
+import ImagePipeline
 
 /// The comparison options every command shares (`compare`, and any command that compares
 /// pairs).
@@ -66,6 +67,16 @@ struct ComparisonArguments: ParsableArguments {
             collectsMask: collectsMask)
         if let ignoreMask { options.ignoreMask = try decode(ignoreMask, limits: limits.decodingLimits) }
         return options
+    }
+
+    /// The pipeline's request for these options: `outputs` rendered under `policy`.
+    func request(
+        outputs: Set<ReviewOutput>, policy: OutputPolicy, parallelism: Parallelism = .allCores
+    ) throws(CommandLineError) -> ComparisonRequest {
+        ComparisonRequest(
+            options: try options(collectsMask: false), snapshotPrecision: snapshotPrecision, outputs: outputs,
+            outputPolicy: policy, rounding: rounding, differenceFuzz: fuzz.distance, limits: limits.decodingLimits,
+            parallelism: parallelism)
     }
 
     /// swift-snapshot-testing's rule, when either precision was given.

@@ -1,8 +1,9 @@
 import Foundation
 import ImageDiff
+import ImagePipeline
 
 /// What the CLI prints: one human line, or the whole result as JSON.
-struct Report: Encodable {
+struct Report {
     struct Outputs: Encodable {
         let blend: String?
         let diff: String?
@@ -11,12 +12,12 @@ struct Report: Encodable {
 
     let reference: String
     let actual: String
-    let result: DiffResult
-    let snapshot: SnapshotVerdict?
+    let outcome: PairOutcome
     let outputs: Outputs
 
-    /// The verdict: swift-snapshot-testing's when its precisions were given, else "no pixel differs".
-    var match: Bool { snapshot?.passed ?? result.match }
+    var result: DiffResult { outcome.result }
+    var snapshot: SnapshotVerdict? { outcome.snapshot }
+    var match: Bool { outcome.match }
 
     func line() -> String {
         var parts: [String] = []

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageDiff
+import ImagePipeline
 
 /// `imgdiff tune NOISE_DIR [--must-fail CHANGED_DIR]`: the tightest tolerances that pass known
 /// render noise, checked against known real changes.
@@ -139,8 +140,9 @@ struct TuneCommand: AsyncParsableCommand {
             path -> Result<TuningSample, CommandLineError> in
             let referenceFile = SnapshotFolder.join(referenceRoot, path), newFile = SnapshotFolder.join(newRoot, path)
             do throws(ImageFileError) {
-                let reference = try ImageDecoder.decode(contentsOf: referenceFile, limits: limits)
-                let actual = try ImageDecoder.decode(contentsOf: newFile, limits: limits)
+                let (reference, actual) = try Pipeline.decodePair(
+                    EncodedImage(contentsOf: referenceFile, limits: limits), EncodedImage(contentsOf: newFile, limits: limits),
+                    request: ComparisonRequest(limits: limits, parallelism: .callingThread))
                 if isNoise, reference.size != actual.size {
                     return .failure(CommandLineError(
                         "\(newFile): size \(actual.size) differs from the reference's \(reference.size); no tolerance passes a size change, so it cannot be noise"))

@@ -2,6 +2,7 @@ import FuzzSupport
 import ImageDiff
 
 @testable import ImageCodecs
+@testable import ImagePipeline
 
 /// Limits small enough that neither libFuzzer's memory limit nor its timeout is ever the
 /// decoder's legitimate work.
@@ -19,7 +20,9 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let libpng = Result { () throws(ImageCodecError) in try PNGDecoder.decodeWithLibPNG(bytes, limits: limits) }
     _ = try? ImageDecoder.structurallyValidPNGSize(Array(bytes), name: "fuzz", limits: limits)
     let streamed = Result { () throws(ImageFileError) in
-        try StreamedPNGComparison.compare((Array(bytes), "fuzz"), (Array(bytes), "fuzz"), limits: limits)
+        try StreamedRoute.run(
+            EncodedImage(name: "fuzz", bytes: Array(bytes)), EncodedImage(name: "fuzz", bytes: Array(bytes)),
+            options: ComparisonOptions(), limits: limits, overlay: nil, parallelism: .allCores)
     }
     guard case .success(let image) = decoded else { return 0 }
     if case .success(let reference) = libpng, reference != image {

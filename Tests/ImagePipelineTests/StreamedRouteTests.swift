@@ -5,17 +5,28 @@ import XCTest
 
 @testable import ImageCodecs
 @testable import ImageDiff
+@testable import ImagePipeline
 
 /// Comparing two PNGs while they decode, band by band, gives what decoding both and comparing
 /// gives; broken files are errors that name the file.
-final class StreamedPNGComparisonTests: XCTestCase {
+final class StreamedRouteTests: XCTestCase {
     var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    func read(_ relativePath: String) throws -> (bytes: [UInt8], name: String) {
+    func read(_ relativePath: String) throws -> EncodedImage {
         let url = root.appendingPathComponent(relativePath)
-        return (try [UInt8](Data(contentsOf: url)), url.lastPathComponent)
+        return EncodedImage(name: url.lastPathComponent, bytes: try [UInt8](Data(contentsOf: url)))
+    }
+
+    func streamed(
+        _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions = ComparisonOptions(),
+        overlay: StreamedRoute.Overlay? = nil, parallelism: Parallelism = .allCores,
+        bandBytes: Int = StreamedRoute.bandBytes
+    ) throws -> (result: DiffResult, overlay: [UInt8]?)? {
+        try StreamedRoute.run(
+            reference, actual, options: options, limits: .default, overlay: overlay, parallelism: parallelism,
+            bandBytes: bandBytes)
     }
 
     func testStreamedEqualsDecodeThenCompareOnRealPairs() throws {
@@ -30,6 +41,8 @@ final class StreamedPNGComparisonTests: XCTestCase {
             ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
             ComparisonOptions(metric: .deltaE(.ciede2000, threshold: 2)),
             ComparisonOptions(metric: .exact, ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 99, maxY: 99)]),
+            ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true, collectsMask: true),
+            ComparisonOptions(metric: .channel(tolerance: 3), collectsMask: true),
         ]
         var streamedPairs = 0
         for (first, second) in pairs {
@@ -38,19 +51,24 @@ final class StreamedPNGComparisonTests: XCTestCase {
             let actualImage = try ImageDecoder.decode(actual.bytes, name: actual.name)
             let rowBytes = referenceImage.width * 4
             // Bands of one and three rows too, shorter than the rows anti-aliasing looks at.
-            let bandSizes = referenceImage.height < 1000 ? [rowBytes, 3 * rowBytes, StreamedPNGComparison.bandBytes] : [StreamedPNGComparison.bandBytes]
+            let bandSizes = referenceImage.height < 1000 ? [rowBytes, 3 * rowBytes, StreamedRoute.bandBytes] : [StreamedRoute.bandBytes]
             for options in optionSets {
                 let expected = compare(referenceImage, actualImage, options: options)
                 for bandBytes in bandSizes {
-                    guard let streamed = try StreamedPNGComparison.run(
-                        reference, actual, options: options, limits: .default, overlay: nil, bandBytes: bandBytes)
-                    else { continue }
-                    streamedPairs += 1
-                    XCTAssertEqual(streamed.result, expected, "\(first) \(options.metric) bands of \(bandBytes) bytes")
+                    for parallelism in [Parallelism.allCores, .callingThread] {
+                        guard let streamed = try streamed(
+                            reference, actual, options: options, parallelism: parallelism, bandBytes: bandBytes)
+                        else { continue }
+                        streamedPairs += 1
+                        let label = "\(first) \(options.metric) bands of \(bandBytes) bytes, \(parallelism)"
+                        XCTAssertEqual(streamed.result, expected, label)
+                        XCTAssertEqual(streamed.result.mask, expected.mask, label)
+                        XCTAssertEqual(streamed.result.mask != nil, options.collectsMask, label)
+                    }
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(streamedPairs, 30, "8-bit RGB/RGBA PNG pairs of one size must stream")
+        XCTAssertGreaterThanOrEqual(streamedPairs, 60, "8-bit RGB/RGBA PNG pairs of one size must stream")
     }
 
     /// The overlay written band by band as the rows decode equals the one rendered from the
@@ -70,7 +88,9 @@ final class StreamedPNGComparisonTests: XCTestCase {
             ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
             ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
         ].map { (try read($0.0), try read($0.1)) }
-        pairs.append(try ((PNGEncoder.encode(synthetic[0]), "a.png"), (PNGEncoder.encode(synthetic[1]), "b.png")))
+        pairs.append(try (
+            EncodedImage(name: "a.png", bytes: PNGEncoder.encode(synthetic[0])),
+            EncodedImage(name: "b.png", bytes: PNGEncoder.encode(synthetic[1]))))
         let options = ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)
         for (reference, actual) in pairs {
             let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
@@ -78,13 +98,13 @@ final class StreamedPNGComparisonTests: XCTestCase {
             let expected = compare(referenceImage, actualImage, options: options)
             let rowBytes = referenceImage.width * 4
             // Bands of one and three rows on the small images, several rounds on the large one.
-            let bandSizes = referenceImage.height < 1000 ? [rowBytes, 3 * rowBytes, StreamedPNGComparison.bandBytes] : [StreamedPNGComparison.bandBytes]
+            let bandSizes = referenceImage.height < 1000 ? [rowBytes, 3 * rowBytes, StreamedRoute.bandBytes] : [StreamedRoute.bandBytes]
             for rounding in ImageMagickRounding.allCases {
                 let expectedOverlay = ImageMagickBlend.render(reference: referenceImage, failure: actualImage, rounding: rounding)
                 for bandBytes in bandSizes {
-                    let streamed = try XCTUnwrap(StreamedPNGComparison.run(
-                        reference, actual, options: options, limits: .default,
-                        overlay: .init(rounding: rounding, level: 1), bandBytes: bandBytes))
+                    let streamed = try XCTUnwrap(streamed(
+                        reference, actual, options: options, overlay: .init(rounding: rounding, level: 1),
+                        bandBytes: bandBytes))
                     let label = "\(reference.name) bands of \(bandBytes) bytes, \(rounding)"
                     XCTAssertEqual(streamed.result, expected, label)
                     let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay), name: "overlay.png")
@@ -96,12 +116,11 @@ final class StreamedPNGComparisonTests: XCTestCase {
 
     func testNotStreamedWhenItCannotApply() throws {
         let png = try read("Fixtures/login/ref.png")
-        XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(collectsMask: true)))
-        XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
-        let other = try read("../shared/corpus/orange/a.png")
-        XCTAssertNil(try StreamedPNGComparison.compare(png, other), "sizes differ")
-        let jpeg = try [UInt8](Data(contentsOf: root.appendingPathComponent("../shared/corpus/tiger/a.jpg")))
-        XCTAssertNil(try StreamedPNGComparison.compare(png, (jpeg, "a.jpg")))
+        XCTAssertNil(try streamed(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
+        let other = try read("Fixtures/batch/ref/login.png")
+        XCTAssertNil(try streamed(png, other), "sizes differ")
+        let jpeg = try read("Fixtures/tune/noise/ref/jpeg-recompress.jpg")
+        XCTAssertNil(try streamed(png, jpeg))
     }
 
     /// A file whose chunks are sound but whose image data stops half-way fails part-way
@@ -113,10 +132,11 @@ final class StreamedPNGComparisonTests: XCTestCase {
         var cutChunk = Array(reference.bytes.prefix(reference.bytes.count * 2 / 3))
         cutChunk += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
         for broken in [halfData, cutChunk] {
-            XCTAssertThrowsError(try StreamedPNGComparison.compare(reference, (broken, "broken.png"))) { error in
+            let brokenImage = EncodedImage(name: "broken.png", bytes: broken)
+            XCTAssertThrowsError(try streamed(reference, brokenImage)) { error in
                 XCTAssertEqual((error as? ImageFileError)?.path, "broken.png")
             }
-            XCTAssertThrowsError(try StreamedPNGComparison.compare((broken, "broken.png"), reference)) { error in
+            XCTAssertThrowsError(try streamed(brokenImage, reference)) { error in
                 XCTAssertEqual((error as? ImageFileError)?.path, "broken.png")
             }
         }

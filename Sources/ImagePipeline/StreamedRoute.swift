@@ -1,50 +1,19 @@
-import CImageCodecs
 import Dispatch
+import ImageCodecs
 import ImageDiff
 
-/// Compares two PNG files while both decode, a band of rows at a time on two threads: neither
-/// image is ever held whole, so memory stays at a few MiB whatever their size, and no time
-/// goes to faulting in two full-size pixel buffers.
+/// The streamed route: two PNG files compared while both decode, a band of rows at a time:
+/// neither image is ever held whole, so memory stays at a few MiB (plus a byte a pixel for a
+/// mask) whatever their size, and no time goes to faulting in two full-size pixel buffers.
 ///
-/// Each round, one thread decodes the next band of the reference and the other the same band
-/// of the new image, and each then judges half of the band before, whose rows and their
-/// context are complete. The result equals ``compare(_:_:options:)`` on the decoded images.
-public enum StreamedPNGComparison {
+/// Each round decodes the next band of the reference and the same band of the new image (on
+/// two threads with ``Parallelism/allCores``), then judges the band before, whose rows and
+/// their context are complete, in two halves. The result equals ``compare(_:_:options:)`` on
+/// the decoded images, and the overlay equals the whole-image route's blend, byte for byte.
+enum StreamedRoute {
     /// Rows a band decodes at a time: about a MiB of each image (fewer rounds measured faster
     /// than half a MiB on cypress, the same on syn-4k).
     static let bandBytes = 1 << 20
-
-    /// Compares the PNG files' bytes; `name`s only label errors.
-    ///
-    /// - Returns: nil when the streamed path does not apply (a file that is not an 8-bit RGB or
-    ///   RGBA non-interlaced PNG, sizes that differ, or options that need whole images:
-    ///   ``StreamedComparison/init(width:height:options:)``); decode and compare them then.
-    /// - Throws: ``ImageFileError`` naming the broken file, or the one beyond `limits`.
-    public static func compare(
-        _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
-        options: ComparisonOptions = ComparisonOptions(), limits: DecodingLimits = .default
-    ) throws(ImageFileError) -> DiffResult? {
-        try run(reference, actual, options: options, limits: limits, overlay: nil)?.result
-    }
-
-    /// Compares the PNG files and writes ImageMagick's review overlay of them
-    /// (``ImageMagickBlend``) as a PNG file's bytes, each band blended and compressed as soon as
-    /// it is decoded: the overlay equals `PNGEncoder.encode(ImageMagickBlend.Renderer(…))` of
-    /// the decoded images, pixel for pixel.
-    ///
-    /// - Precondition: `compressionLevel` is an igzip level, 0…3.
-    /// - Returns: nil when the streamed path does not apply, as for ``compare(_:_:options:limits:)``.
-    public static func compare(
-        _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
-        options: ComparisonOptions = ComparisonOptions(), limits: DecodingLimits = .default,
-        overlayRounding: ImageMagickRounding, compressionLevel: Int = PNGEncoder.defaultCompressionLevel
-    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8])? {
-        let overlay = Overlay(rounding: overlayRounding, level: compressionLevel)
-        guard let outcome = try run(reference, actual, options: options, limits: limits, overlay: overlay),
-            let file = outcome.overlay
-        else { return nil }
-        return (outcome.result, file)
-    }
 
     /// The overlay's settings; the alpha-ness of both images comes from their streams.
     struct Overlay {
@@ -52,9 +21,15 @@ public enum StreamedPNGComparison {
         let level: Int
     }
 
+    /// Compares the PNG files' bytes, with ImageMagick's review overlay (``ImageMagickBlend``)
+    /// as a PNG file's bytes when `overlay` is set.
+    ///
+    /// - Returns: nil when the streamed route does not apply: a file that is not an 8-bit RGB
+    ///   or RGBA non-interlaced PNG, sizes that differ, or ImageMagick's AE count.
+    /// - Throws: ``ImageFileError`` naming the broken file, or the one beyond `limits`.
     static func run(
-        _ reference: (bytes: [UInt8], name: String), _ actual: (bytes: [UInt8], name: String),
-        options: ComparisonOptions, limits: DecodingLimits, overlay: Overlay?, bandBytes: Int = bandBytes
+        _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, limits: DecodingLimits,
+        overlay: Overlay?, parallelism: Parallelism, bandBytes: Int = bandBytes
     ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?)? {
         if let overlay { precondition((0...3).contains(overlay.level), "compression level \(overlay.level) is not in 0…3") }
         return try reference.bytes.withUnsafeBufferPointer { referenceBytes throws(ImageFileError) in
@@ -65,7 +40,8 @@ public enum StreamedPNGComparison {
                     let comparison = StreamedComparison(width: first.width, height: first.height, options: options)
                 else { return nil }
                 return try compare(
-                    (first, reference.name), (second, actual.name), comparison, overlay: overlay, bandBytes: bandBytes)
+                    (first, reference.name), (second, actual.name), comparison, overlay: overlay,
+                    parallelism: parallelism, bandBytes: bandBytes)
             }
         }
     }
@@ -83,7 +59,7 @@ public enum StreamedPNGComparison {
 
     static func compare(
         _ reference: (rows: PNGRowStream, name: String), _ actual: (rows: PNGRowStream, name: String),
-        _ comparison: StreamedComparison, overlay: Overlay?, bandBytes: Int
+        _ comparison: StreamedComparison, overlay: Overlay?, parallelism: Parallelism, bandBytes: Int
     ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?) {
         let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
@@ -113,13 +89,14 @@ public enum StreamedPNGComparison {
         let deflaters = try overlay.map { overlay throws(ImageFileError) in
             try (0..<2).map { _ throws(ImageFileError) in
                 guard let deflater = PNGWriter.BandDeflater(
-                    format: overlayLayout.format, width: width, maxRows: band + 2 * context, level: overlay.level)
+                    layout: overlayLayout, width: width, maxRows: band + 2 * context, level: overlay.level)
                 else { throw ImageFileError(path: actual.name, error: .cannotEncode("out of memory")) }
                 return deflater
             }
         }
         var roundPieces: [PNGWriter.BandDeflater.Piece?] = [nil, nil]
         var overlayStream = PNGWriter.ZlibStream()
+        let mask = comparison.collectsMask ? StreamedComparison.MaskBuffer(width: width, height: height) : nil
 
         var decoded = 0, judged = 0
         while judged < height {
@@ -145,8 +122,8 @@ public enum StreamedPNGComparison {
             scanners.withUnsafeMutableBufferPointer { scanners in
                 failures.withUnsafeMutableBufferPointer { failures in
                     roundPieces.withUnsafeMutableBufferPointer { roundPieces in
-                        let shared = UncheckedSendableBox((streams, windows, targets, scanners, failures, roundPieces, deflaters))
-                        DispatchQueue.concurrentPerform(iterations: 2) { side in
+                        let shared = UncheckedSendable((streams, windows, targets, scanners, failures, roundPieces, deflaters))
+                        forBothSides(parallelism) { side in
                             let (streams, windows, targets, scanners, failures, roundPieces, deflaters) = shared.value
                             do throws(ImageCodecError) {
                                 if !decoding.isEmpty { try streams[side].read(decoding.count, into: targets[side]) }
@@ -154,7 +131,8 @@ public enum StreamedPNGComparison {
                                 failures[side] = error
                             }
                             scanners[side].scan(
-                                rows: halves[side], reference: windows[0], actual: windows[1], firstRow: firstRow)
+                                rows: halves[side], reference: windows[0], actual: windows[1], firstRow: firstRow,
+                                mask: mask?.bytes)
                             guard let kernel, let deflaters else { return }
                             guard writesPiece[side] else { return }
                             let final = side == 1 && judging.upperBound == height
@@ -186,8 +164,17 @@ public enum StreamedPNGComparison {
             decoded = decoding.upperBound
             judged = judging.upperBound
         }
-        let result = comparison.result(merging: scanners)
+        let result = comparison.result(merging: scanners, mask: mask)
         guard overlay != nil else { return (result, nil) }
         return (result, PNGWriter.file(overlayStream, width: width, height: height, layout: overlayLayout))
+    }
+}
+
+/// Runs `body` for the reference's side (0) and the new image's (1): on two threads, or one
+/// after the other on the calling thread.
+private func forBothSides(_ parallelism: Parallelism, _ body: @Sendable (Int) -> Void) {
+    switch parallelism {
+    case .allCores: DispatchQueue.concurrentPerform(iterations: 2, execute: body)
+    case .callingThread: for side in 0..<2 { body(side) }
     }
 }

@@ -1,0 +1,123 @@
+import ImageCodecs
+import ImageDiff
+
+/// A review image the pipeline can render for a pair, each through one route.
+public enum ReviewOutput: String, Sendable, CaseIterable, Codable {
+    /// ImageMagick's review overlay: the reference tinted red, dissolved 60 % over the new
+    /// image (``ImageMagickBlend``).
+    case blend
+    /// ImageMagick `compare`'s difference image (``ImageMagickCompare``).
+    case difference
+    /// The differing pixels in red over transparent, as a 1-bit palette PNG.
+    case mask
+}
+
+/// When the requested outputs are rendered.
+public enum OutputPolicy: Sendable {
+    /// For every pair, as `imgdiff compare -o` writes them.
+    case always
+    /// Only for pairs that do not match, as `batch` and the snapshot adapter write them.
+    case whenDifferent
+}
+
+/// How much of the machine one pair may use.
+public enum Parallelism: Sendable {
+    /// Decoding, comparing and encoding spread over all cores: one pair at a time.
+    case allCores
+    /// Everything on the calling thread: for callers that already run one pair per core.
+    case callingThread
+}
+
+/// Everything that shapes the handling of one pair, from decoding to the encoded outputs.
+public struct ComparisonRequest: Sendable {
+    /// Which pixels count as different.
+    public var options: ComparisonOptions
+    /// swift-snapshot-testing's rule, when the verdict is to be its own.
+    public var snapshotPrecision: SnapshotPrecision?
+    /// The review images wanted, encoded as PNG.
+    public var outputs: Set<ReviewOutput>
+    public var outputPolicy: OutputPolicy
+    /// The rounding of the blend and the difference image.
+    public var rounding: ImageMagickRounding
+    /// ImageMagick's fuzz for the difference image, in Q16 units.
+    public var differenceFuzz: Double
+    /// The colour of differing pixels in the mask.
+    public var maskColor: RGBA
+    /// Refusals applied before anything is allocated.
+    public var limits: DecodingLimits
+    public var parallelism: Parallelism
+
+    public init(
+        options: ComparisonOptions = ComparisonOptions(),
+        snapshotPrecision: SnapshotPrecision? = nil,
+        outputs: Set<ReviewOutput> = [],
+        outputPolicy: OutputPolicy = .always,
+        rounding: ImageMagickRounding = .im7,
+        differenceFuzz: Double = 0,
+        maskColor: RGBA = RGBA(255, 0, 0, 255),
+        limits: DecodingLimits = .default,
+        parallelism: Parallelism = .allCores
+    ) {
+        self.options = options
+        self.snapshotPrecision = snapshotPrecision
+        self.outputs = outputs
+        self.outputPolicy = outputPolicy
+        self.rounding = rounding
+        self.differenceFuzz = differenceFuzz
+        self.maskColor = maskColor
+        self.limits = limits
+        self.parallelism = parallelism
+    }
+
+    /// The options as the engine takes them: a mask collected when one is to be written, and
+    /// one band on the calling thread when the caller runs pairs side by side.
+    var engineOptions: ComparisonOptions {
+        var options = self.options
+        if outputs.contains(.mask) { options.collectsMask = true }
+        if parallelism == .callingThread { options.bands = 1 }
+        return options
+    }
+}
+
+/// An encoded image file and the name its errors carry.
+public struct EncodedImage: Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
+    /// Reads the file at `path`, at most `limits.maxFileSize` bytes of it.
+    ///
+    /// - Throws: ``ImageFileError`` naming `path`.
+    public init(contentsOf path: String, limits: DecodingLimits = .default) throws(ImageFileError) {
+        self.init(name: path, bytes: try ImageFile.read(path, maxBytes: limits.maxFileSize))
+    }
+}
+
+/// The way the pipeline took through a pair.
+public enum PairRoute: String, Sendable, Codable {
+    /// The files are byte-identical: their structure was checked, no pixel was decoded.
+    case identicalBytes
+    /// Both PNGs were decoded and compared a band of rows at a time, never held whole.
+    case streamedRows
+    /// Both images were decoded whole, then compared.
+    case wholeImage
+}
+
+/// What the pipeline made of one pair.
+public struct PairOutcome: Sendable {
+    /// The comparison's numbers.
+    public var result: DiffResult
+    /// swift-snapshot-testing's verdict, when ``ComparisonRequest/snapshotPrecision`` was set.
+    public var snapshot: SnapshotVerdict?
+    public var route: PairRoute
+    /// The requested review images that were rendered, as PNG files' bytes.
+    public var outputs: [ReviewOutput: [UInt8]]
+
+    /// The verdict: swift-snapshot-testing's when its precisions were given, else "no pixel
+    /// differs".
+    public var match: Bool { snapshot?.passed ?? result.match }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+import ImageCodecs
+import ImageDiff
+
+/// The one way a pair of images goes through imgdiff: decode → compare → render → encode.
+///
+/// Every front end calls it: the CLI's `compare`, `batch` and `tune`, and the snapshot-testing
+/// adapter. It alone picks the route for a pair:
+/// 1. byte-identical files whose structure is sound: nothing is decoded;
+/// 2. two 8-bit PNGs of one size: decoded and compared a band of rows at a time
+///    (``PairRoute/streamedRows``), the blend and mask made on the way;
+/// 3. anything else: both images decoded whole, compared, and the outputs rendered.
+/// Every route gives the same numbers and the same output bytes for the same pair.
+public enum Pipeline {
+    /// Compares two encoded images and renders the requested outputs.
+    ///
+    /// - Throws: ``ImageFileError`` naming the file that could not be decoded or is beyond
+    ///   the limits; an output that cannot be encoded is reported against `actual`.
+    public static func compare(
+        _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
+    ) throws(ImageFileError) -> PairOutcome {
+        let options = request.engineOptions
+        // Identical images match, so only outputs rendered for every pair need their pixels.
+        if request.outputPolicy == .whenDifferent || request.outputs.isSubset(of: [.mask]),
+            let size = try identicalImageSize(reference, actual, limits: request.limits)
+        {
+            return try identicalOutcome(size, options: options, request: request, name: actual.name)
+        }
+        if let outcome = try streamedOutcome(reference, actual, options: options, request: request) {
+            return outcome
+        }
+        let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
+        do {
+            return try compare(referenceImage, actualImage, request: request)
+        } catch {
+            throw ImageFileError(path: actual.name, error: error)
+        }
+    }
+
+    /// Compares two image files; see ``compare(_:_:request:)-(EncodedImage,_,_)``.
+    public static func compare(
+        contentsOf reference: String, _ actual: String, request: ComparisonRequest
+    ) throws(ImageFileError) -> PairOutcome {
+        try compare(
+            EncodedImage(contentsOf: reference, limits: request.limits),
+            EncodedImage(contentsOf: actual, limits: request.limits), request: request)
+    }
+
+    /// Compares two decoded images and renders the requested outputs: the whole-image route,
+    /// for callers that hold buffers rather than files.
+    ///
+    /// - Throws: ``ImageCodecError`` when an output cannot be encoded.
+    public static func compare(
+        _ reference: RGBAImage, _ actual: RGBAImage, request: ComparisonRequest
+    ) throws(ImageCodecError) -> PairOutcome {
+        let result = ImageDiff.compare(reference, actual, options: request.engineOptions)
+        let snapshot = request.snapshotPrecision?.verdict(reference: reference, actual: actual)
+        var outcome = PairOutcome(result: result, snapshot: snapshot, route: .wholeImage, outputs: [:])
+        guard rendersOutputs(for: outcome, request) else { return outcome }
+        outcome.outputs = try render(request.outputs, reference: reference, actual: actual, result: result, request: request)
+        return outcome
+    }
+
+    /// Renders and encodes `outputs` of a pair already compared: the one route to each review
+    /// image. An output with nothing to draw (an empty image) is left out.
+    ///
+    /// - Throws: ``ImageCodecError`` when an output cannot be encoded.
+    public static func render(
+        _ outputs: Set<ReviewOutput>, reference: RGBAImage, actual: RGBAImage, result: DiffResult,
+        request: ComparisonRequest
+    ) throws(ImageCodecError) -> [ReviewOutput: [UInt8]] {
+        var files: [ReviewOutput: [UInt8]] = [:]
+        for output in outputs {
+            files[output] = try ReviewRenderer.encode(output, reference: reference, actual: actual, result: result, request: request)
+        }
+        return files
+    }
+
+    /// Decodes both images, on two threads with ``Parallelism/allCores``.
+    ///
+    /// - Throws: ``ImageFileError`` naming the first file, in argument order, that failed.
+    public static func decodePair(
+        _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
+    ) throws(ImageFileError) -> (RGBAImage, RGBAImage) {
+        let images = [reference, actual]
+        let decoded = DecodedPair()
+        let decode: @Sendable (Int) -> Void = { side in
+            decoded.set(side, Result { () throws(ImageFileError) in
+                try ImageDecoder.decode(images[side].bytes, name: images[side].name, limits: request.limits)
+            })
+        }
+        switch request.parallelism {
+        case .allCores: DispatchQueue.concurrentPerform(iterations: 2, execute: decode)
+        case .callingThread: for side in 0..<2 { decode(side) }
+        }
+        return try decoded.get()
+    }
+
+    static func rendersOutputs(for outcome: PairOutcome, _ request: ComparisonRequest) -> Bool {
+        !request.outputs.isEmpty && (request.outputPolicy == .always || !outcome.match)
+    }
+
+    /// Byte-identical PNG files are identical images: their structure is checked (limits
+    /// included), their pixels need not be decoded. Nil when the files differ or are not PNGs.
+    static func identicalImageSize(
+        _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits
+    ) throws(ImageFileError) -> ImageSize? {
+        guard reference.bytes.count == actual.bytes.count, !reference.bytes.isEmpty, reference.bytes == actual.bytes else {
+            return nil
+        }
+        return try ImageDecoder.structurallyValidPNGSize(reference.bytes, name: reference.name, limits: limits)
+    }
+
+    static func identicalOutcome(
+        _ size: ImageSize, options: ComparisonOptions, request: ComparisonRequest, name: String
+    ) throws(ImageFileError) -> PairOutcome {
+        let result = DiffResult(identicalImagesOf: size, options: options)
+        var outcome = PairOutcome(
+            result: result, snapshot: request.snapshotPrecision.map { _ in .passed }, route: .identicalBytes, outputs: [:])
+        if request.outputPolicy == .always, request.outputs.contains(.mask), let mask = result.mask {
+            do {
+                outcome.outputs[.mask] = try ReviewRenderer.encode(mask: mask, color: request.maskColor)
+            } catch {
+                throw ImageFileError(path: name, error: error)
+            }
+        }
+        return outcome
+    }
+
+    /// The streamed route, when it applies: no snapshot verdict (it needs whole images) and no
+    /// difference image. With ``OutputPolicy/whenDifferent`` the blend is made by a second
+    /// streamed pass, only for a pair that differs.
+    static func streamedOutcome(
+        _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, request: ComparisonRequest
+    ) throws(ImageFileError) -> PairOutcome? {
+        guard request.snapshotPrecision == nil, !request.outputs.contains(.difference) else { return nil }
+        let overlay = StreamedRoute.Overlay(rounding: request.rounding, level: PNGEncoder.defaultCompressionLevel)
+        let wantsBlend = request.outputs.contains(.blend)
+        let blendNow = wantsBlend && request.outputPolicy == .always
+        guard let first = try StreamedRoute.run(
+            reference, actual, options: options, limits: request.limits, overlay: blendNow ? overlay : nil,
+            parallelism: request.parallelism)
+        else { return nil }
+        var outcome = PairOutcome(result: first.result, snapshot: nil, route: .streamedRows, outputs: [:])
+        guard rendersOutputs(for: outcome, request) else { return outcome }
+        var blend = first.overlay
+        if wantsBlend, blend == nil {
+            var blendOptions = options
+            blendOptions.collectsMask = false
+            blend = try StreamedRoute.run(
+                reference, actual, options: blendOptions, limits: request.limits, overlay: overlay,
+                parallelism: request.parallelism)?.overlay
+        }
+        outcome.outputs[.blend] = blend
+        if request.outputs.contains(.mask), let mask = first.result.mask {
+            do {
+                outcome.outputs[.mask] = try ReviewRenderer.encode(mask: mask, color: request.maskColor)
+            } catch {
+                throw ImageFileError(path: actual.name, error: error)
+            }
+        }
+        return outcome
+    }
+}
+
+/// The two decodes' results, each written by its own thread into its own slot.
+private final class DecodedPair: @unchecked Sendable {
+    private let results = UnsafeMutablePointer<Result<RGBAImage, ImageFileError>?>.allocate(capacity: 2)
+
+    init() { results.initialize(repeating: nil, count: 2) }
+
+    deinit {
+        results.deinitialize(count: 2)
+        results.deallocate()
+    }
+
+    func set(_ side: Int, _ result: Result<RGBAImage, ImageFileError>) { results[side] = result }
+
+    func get() throws(ImageFileError) -> (RGBAImage, RGBAImage) {
+        guard let first = results[0], let second = results[1] else {
+            preconditionFailure("both sides are decoded before the pair is read")
+        }
+        return (try first.get(), try second.get())
+    }
+}
