@@ -33,23 +33,6 @@ public final class StagedFiles {
         }
     }
 
-    /// Stages the bytes `encode` returns for `path`; an encoder error is reported for `path`.
-    public func add(to path: String, encodedBy encode: () throws(ImageCodecError) -> [UInt8]) throws(ImageFileError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try encode()
-        } catch {
-            discard()
-            throw ImageFileError(path: path, error: error)
-        }
-        try add(bytes, to: path)
-    }
-
-    /// Stages `image` as PNG (see ``PNGEncoder/encode(_:compressionLevel:)``) for `path`.
-    public func addPNG(_ image: RGBAImage, to path: String) throws(ImageFileError) {
-        try add(to: path) { () throws(ImageCodecError) in try PNGEncoder.encode(image) }
-    }
-
     /// Moves every staged file into place. If a rename fails, the files not yet moved are
     /// removed and the error names the first destination that could not be written.
     public func commit() throws(ImageFileError) {

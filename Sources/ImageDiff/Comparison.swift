@@ -24,6 +24,36 @@ public enum ComparisonMetric: Sendable, Equatable {
         }
     }
 
+    /// Every metric's ``name``, in the order the CLI lists them.
+    public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae"]
+
+    /// The metric called `name` (see ``names``) at its default threshold: none for `exact`,
+    /// 0 levels for `channel`, 0.1 for `yiq` (pixelmatch's), ΔE 2 for the ΔE metrics, and no
+    /// fuzz for `ae`.
+    public init?(name: String) {
+        switch name {
+        case "exact": self = .exact
+        case "channel": self = .channel(tolerance: 0)
+        case "yiq": self = .yiq(threshold: 0.1)
+        case "ae": self = .imageMagickAE(fuzz: 0)
+        default:
+            guard let formula = DeltaEFormula(rawValue: name) else { return nil }
+            self = .deltaE(formula, threshold: 2)
+        }
+    }
+
+    /// The same metric at `threshold`, in its own unit (levels, rounded down, for `channel`;
+    /// Q16 fuzz for `ae`); `exact` has none.
+    public func with(threshold: Double) -> ComparisonMetric {
+        switch self {
+        case .exact: return .exact
+        case .channel: return .channel(tolerance: Int(threshold.rounded(.down)))
+        case .yiq: return .yiq(threshold: threshold)
+        case .deltaE(let formula, _): return .deltaE(formula, threshold: threshold)
+        case .imageMagickAE: return .imageMagickAE(fuzz: threshold)
+        }
+    }
+
     /// The threshold in the metric's own unit.
     public var threshold: Double {
         switch self {
@@ -80,11 +110,13 @@ public struct ComparisonOptions: Sendable {
 }
 
 /// What a comparison found.
-public struct DiffResult: Sendable, Equatable, Codable {
+public struct DiffResult: Sendable, Equatable, Encodable {
     /// True when no pixel differs.
     public var match: Bool
-    public var metric: String
-    public var threshold: Double
+    /// The metric that judged the pixels, with its threshold.
+    public var metric: ComparisonMetric
+    /// The metric's threshold, in its own unit.
+    public var threshold: Double { metric.threshold }
     public var differentPixels: Int
     /// The compared area: `max(width) × max(height)`.
     public var totalPixels: Int
@@ -98,7 +130,7 @@ public struct DiffResult: Sendable, Equatable, Codable {
     public var maxChannelDelta: Int
     /// Largest ΔE in the overlap, with `deltaEFormula`.
     public var maxDeltaE: Double
-    public var deltaEFormula: String
+    public var deltaEFormula: DeltaEFormula
     /// The smallest rectangle holding every different pixel.
     public var boundingBox: PixelRect?
     public var sizeDiffers: Bool
@@ -118,9 +150,14 @@ public struct DiffResult: Sendable, Equatable, Codable {
 
     /// Encodes every key, `boundingBox` as `null` when nothing differs.
     public func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, includingHistogram: true)
+    }
+
+    /// Encodes every key but, unless `includingHistogram`, `maxChannelDeltaHistogram`.
+    public func encode(to encoder: any Encoder, includingHistogram: Bool) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(match, forKey: .match)
-        try container.encode(metric, forKey: .metric)
+        try container.encode(metric.name, forKey: .metric)
         try container.encode(threshold, forKey: .threshold)
         try container.encode(differentPixels, forKey: .differentPixels)
         try container.encode(totalPixels, forKey: .totalPixels)
@@ -134,7 +171,7 @@ public struct DiffResult: Sendable, Equatable, Codable {
         try container.encode(sizeDiffers, forKey: .sizeDiffers)
         try container.encode(referenceSize, forKey: .referenceSize)
         try container.encode(actualSize, forKey: .actualSize)
-        try container.encode(maxChannelDeltaHistogram, forKey: .maxChannelDeltaHistogram)
+        if includingHistogram { try container.encode(maxChannelDeltaHistogram, forKey: .maxChannelDeltaHistogram) }
     }
 }
 

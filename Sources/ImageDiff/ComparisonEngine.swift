@@ -138,8 +138,7 @@ extension DiffResult {
         let area = width * height
         self.init(
             match: total.differentPixels == 0,
-            metric: options.metric.name,
-            threshold: options.metric.threshold,
+            metric: options.metric,
             differentPixels: total.differentPixels,
             totalPixels: area,
             differentRatio: area == 0 ? 0 : Double(total.differentPixels) / Double(area),
@@ -147,7 +146,7 @@ extension DiffResult {
             antialiasedPixels: total.antialiasedPixels,
             maxChannelDelta: total.maxChannelDelta,
             maxDeltaE: total.maxDeltaE,
-            deltaEFormula: options.deltaEFormula.rawValue,
+            deltaEFormula: options.deltaEFormula,
             boundingBox: total.boundingBox,
             sizeDiffers: referenceSize != actualSize,
             referenceSize: referenceSize,
@@ -433,9 +432,9 @@ extension DiffResult {
         var histogram = [Int](repeating: 0, count: 256)
         histogram[0] = area - ignored
         self.init(
-            match: true, metric: options.metric.name, threshold: options.metric.threshold,
+            match: true, metric: options.metric,
             differentPixels: 0, totalPixels: area, differentRatio: 0, ignoredPixels: ignored,
-            antialiasedPixels: 0, maxChannelDelta: 0, maxDeltaE: 0, deltaEFormula: options.deltaEFormula.rawValue,
+            antialiasedPixels: 0, maxChannelDelta: 0, maxDeltaE: 0, deltaEFormula: options.deltaEFormula,
             boundingBox: nil, sizeDiffers: false, referenceSize: size, actualSize: size,
             maxChannelDeltaHistogram: histogram,
             mask: options.collectsMask ? DifferenceMask(width: size.width, height: size.height) : nil)

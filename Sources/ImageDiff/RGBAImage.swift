@@ -116,10 +116,6 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
     public var width: Int { maxX - minX + 1 }
     public var height: Int { maxY - minY + 1 }
 
-    public func contains(x: Int, y: Int) -> Bool {
-        x >= minX && x <= maxX && y >= minY && y <= maxY
-    }
-
     /// The smallest rectangle holding both.
     public func union(_ other: PixelRect) -> PixelRect {
         PixelRect(

@@ -32,17 +32,6 @@ public enum TuningMode: String, Sendable, Equatable, Codable, CaseIterable {
     public static let preference: [TuningMode] = [
         .ciede2000, .cie94, .yiqAntialiasing, .yiq, .channel, .snapshotTesting,
     ]
-
-    /// What the mode's scores measure.
-    public var unit: String {
-        switch self {
-        case .snapshotTesting: return "share of pixels over the ΔE94 limit"
-        case .channel: return "levels"
-        case .cie94: return "ΔE94"
-        case .ciede2000: return "ΔE2000"
-        case .yiq, .yiqAntialiasing: return "YIQ threshold"
-        }
-    }
 }
 
 /// How well one setting tells noise from real changes.
@@ -70,7 +59,7 @@ public struct TunedSetting: Sendable, Equatable, Codable {
     /// Whether the recommended value passes every noise pair (false when no value can: a size
     /// difference, or a YIQ threshold that would have to exceed 1).
     public var passesAllNoise: Bool
-    /// The tightest value that passes every noise pair, in ``TuningMode/unit``.
+    /// The tightest value that passes every noise pair, in the mode's own unit.
     public var noiseLimit: Double?
     /// The noise pair that sets ``noiseLimit``.
     public var limitingNoisePair: String?

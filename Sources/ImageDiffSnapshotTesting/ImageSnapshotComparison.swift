@@ -76,43 +76,7 @@ public struct ImageSnapshotEvaluation: Sendable {
 
     /// One line that says where and how much the images differ.
     public var summary: String {
-        guard let d = difference else { return "imgdiff: the images match." }
-        let percent = (d.differentRatio * 100).formatted(significantDigits: 3)
-        var parts = ["\(d.differentPixels) of \(d.totalPixels) pixels differ (\(percent) %)"]
-        if d.sizeDiffers {
-            parts.append("size \(d.actualSize) vs reference \(d.referenceSize)")
-        }
-        parts.append("largest channel difference \(d.maxChannelDelta)")
-        parts.append("largest \(Self.deltaEName(d.deltaEFormula)) \(d.maxDeltaE.formatted(significantDigits: 3))")
-        if let box = d.boundingBox { parts.append("within \(box)") }
-        if d.ignoredPixels > 0 { parts.append("\(d.ignoredPixels) ignored") }
-        if d.antialiasedPixels > 0 { parts.append("\(d.antialiasedPixels) anti-aliased not counted") }
-        return "imgdiff: " + parts.joined(separator: ", ") + "."
-    }
-
-    static func deltaEName(_ formula: String) -> String {
-        switch DeltaEFormula(rawValue: formula) {
-        case .cie76: return "ΔE76"
-        case .cie94: return "ΔE94"
-        case .ciede2000: return "ΔE00"
-        case nil: return "ΔE"
-        }
-    }
-}
-
-extension Double {
-    /// The value rounded to `significantDigits`, in plain decimal notation without trailing zeros.
-    func formatted(significantDigits: Int) -> String {
-        guard isFinite, self != 0 else { return "0" }
-        let magnitude = Int(Foundation.log10(Swift.abs(self)).rounded(.down))
-        let decimals = Swift.max(0, significantDigits - 1 - magnitude)
-        let scale = Foundation.pow(10, Double(decimals))
-        let rounded = (self * scale).rounded() / scale
-        guard decimals > 0 else { return String(Int(rounded)) }
-        var text = String(rounded)
-        if text.contains("e") { return String(format: "%.\(decimals)f", rounded) }
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        guard let difference else { return "imgdiff: the images match." }
+        return "imgdiff: " + difference.summary + "."
     }
 }

@@ -2,21 +2,13 @@ import ArgumentParser
 import Foundation
 import ImageDiff
 
-/// `--metric` values.
-enum MetricName: String, ExpressibleByArgument, CaseIterable {
-    case exact, channel, yiq, cie76, cie94, ciede2000, ae
+/// `--metric NAME`, at the metric's default threshold until `--threshold` sets it.
+extension ComparisonMetric: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
 
-    func metric(threshold: Double?, fuzz: Double) -> ComparisonMetric {
-        switch self {
-        case .exact: return .exact
-        case .channel: return .channel(tolerance: Int((threshold ?? 0).rounded(.down)))
-        case .yiq: return .yiq(threshold: threshold ?? 0.1)
-        case .cie76: return .deltaE(.cie76, threshold: threshold ?? 2)
-        case .cie94: return .deltaE(.cie94, threshold: threshold ?? 2)
-        case .ciede2000: return .deltaE(.ciede2000, threshold: threshold ?? 2)
-        case .ae: return .imageMagickAE(fuzz: fuzz)
-        }
-    }
+    public static var allValueStrings: [String] { names }
+
+    public var defaultValueDescription: String { name }
 }
 
 extension ImageMagickRounding: ExpressibleByArgument {}
@@ -24,6 +16,8 @@ extension ImageMagickRounding: ExpressibleByArgument {}
 /// `--fuzz 5%` (of QuantumRange + 1, as ImageMagick reads it) or `--fuzz 3277` (Q16 units).
 struct Fuzz: ExpressibleByArgument {
     let distance: Double
+
+    var defaultValueDescription: String { distance == 0 ? "0 (exact)" : "\(distance)" }
 
     init(distance: Double) { self.distance = distance }
 

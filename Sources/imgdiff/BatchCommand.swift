@@ -142,7 +142,7 @@ struct BatchCommand: AsyncParsableCommand {
         for pair in report.pairs where pair.status != .passed {
             let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             var line = "\(label) \(pair.path)"
-            if let metrics = pair.metrics { line += "  " + metrics.summary }
+            if let metrics = pair.metrics { line += "  " + metrics.result.summary }
             print(line)
             if let error = pair.error {
                 FileHandle.standardError.write(Data("imgdiff: error: \(error)\n".utf8))
@@ -220,7 +220,7 @@ struct PairJob: Sendable {
         }
         var record = PairRecord(
             path: path, status: outcome.match ? .passed : .changed, referenceFile: referenceFile, newFile: newFile,
-            metrics: PairMetrics(outcome.result), snapshot: outcome.snapshot)
+            metrics: PairMetrics(outcome), snapshot: outcome.snapshot)
         if outcome.match {
             record.outputs.reference = SnapshotFolder.relativePath(of: referenceFile, from: outputDirectory)
             record.outputs.new = SnapshotFolder.relativePath(of: newFile, from: outputDirectory)

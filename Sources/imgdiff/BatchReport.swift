@@ -1,5 +1,6 @@
 import Foundation
 import ImageDiff
+import ImagePipeline
 
 /// The outcome of one pair in a batch.
 enum PairStatus: String, Codable, Sendable, CaseIterable {
@@ -26,53 +27,24 @@ enum PairStatus: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// A comparison's numbers, without the per-pixel histogram and mask.
-struct PairMetrics: Codable, Sendable {
-    let metric: String
-    let threshold: Double
-    let differentPixels: Int
-    let totalPixels: Int
-    let differentRatio: Double
-    let ignoredPixels: Int
-    let antialiasedPixels: Int
-    let maxChannelDelta: Int
-    let maxDeltaE: Double
-    let deltaEFormula: String
-    let boundingBox: PixelRect?
-    let sizeDiffers: Bool
-    let referenceSize: ImageSize
-    let actualSize: ImageSize
+/// A comparison's numbers, without the per-pixel histogram and mask; `match` is the pair's
+/// verdict, as in `imgdiff compare --json`.
+struct PairMetrics: Encodable, Sendable {
+    let result: DiffResult
 
-    init(_ result: DiffResult) {
-        metric = result.metric
-        threshold = result.threshold
-        differentPixels = result.differentPixels
-        totalPixels = result.totalPixels
-        differentRatio = result.differentRatio
-        ignoredPixels = result.ignoredPixels
-        antialiasedPixels = result.antialiasedPixels
-        maxChannelDelta = result.maxChannelDelta
-        maxDeltaE = result.maxDeltaE
-        deltaEFormula = result.deltaEFormula
-        boundingBox = result.boundingBox
-        sizeDiffers = result.sizeDiffers
-        referenceSize = result.referenceSize
-        actualSize = result.actualSize
+    init(_ outcome: PairOutcome) {
+        var result = outcome.result
+        result.match = outcome.match
+        self.result = result
     }
 
-    /// `1234 of 38400 pixels differ (3.21%), max ΔE94 12.30, box 10:4-80:30`.
-    var summary: String {
-        var text = "\(differentPixels) of \(totalPixels) pixels differ (\(String(format: "%.3g", differentRatio * 100))%)"
-        let formula = ["cie76": "76", "cie94": "94", "ciede2000": "2000"][deltaEFormula] ?? ""
-        text += String(format: ", max ΔE%@ %.2f", formula, maxDeltaE)
-        if let boundingBox { text += ", box \(boundingBox)" }
-        if sizeDiffers { text += ", size differs: \(referenceSize) vs \(actualSize)" }
-        return text
+    func encode(to encoder: any Encoder) throws {
+        try result.encode(to: encoder, includingHistogram: false)
     }
 }
 
 /// Files of a pair as the report shows them, relative to the report folder.
-struct PairOutputs: Codable, Sendable {
+struct PairOutputs: Encodable, Sendable {
     var reference: String?
     var new: String?
     var blend: String?
@@ -80,7 +52,7 @@ struct PairOutputs: Codable, Sendable {
 }
 
 /// One pair's entry in `report.json`.
-struct PairRecord: Codable, Sendable {
+struct PairRecord: Encodable, Sendable {
     /// The path relative to REF_DIR and NEW_DIR.
     let path: String
     let status: PairStatus
@@ -97,8 +69,8 @@ struct PairRecord: Codable, Sendable {
 }
 
 /// `report.json`: the four lists the issue asks for, errors, and every pair in detail.
-struct BatchReport: Codable, Sendable {
-    struct Summary: Codable, Sendable {
+struct BatchReport: Encodable, Sendable {
+    struct Summary: Encodable, Sendable {
         let pairs: Int
         let changed: Int
         let passed: Int

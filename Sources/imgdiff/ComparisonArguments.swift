@@ -6,10 +6,12 @@ import ImagePipeline
 /// The comparison options every command shares (`compare`, and any command that compares
 /// pairs).
 struct ComparisonArguments: ParsableArguments {
-    @Option(help: "exact | channel | yiq | cie76 | cie94 | ciede2000 | ae")
-    var metric: MetricName = .yiq
+    @Option(help: "How pixels are judged (the metrics are listed above).")
+    var metric: ComparisonMetric = .yiq(threshold: 0.1)
 
-    @Option(help: ArgumentHelp("Threshold in the metric's own unit (levels, YIQ 0...1, ΔE).", valueName: "T"))
+    @Option(help: ArgumentHelp(
+        "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0; unused by exact and ae).",
+        valueName: "T"))
     var threshold: Double?
 
     @Option(help: ArgumentHelp(
@@ -48,7 +50,7 @@ struct ComparisonArguments: ParsableArguments {
         if let threshold, !(threshold >= 0) || !threshold.isFinite {
             throw ValidationError("--threshold must be a number >= 0")
         }
-        if metric == .yiq, let threshold, threshold > 1 {
+        if case .yiq = metric, let threshold, threshold > 1 {
             throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
         }
         for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
@@ -58,13 +60,16 @@ struct ComparisonArguments: ParsableArguments {
         }
     }
 
+    /// The metric at the threshold (or, for `ae`, the fuzz) given.
+    var chosenMetric: ComparisonMetric {
+        if case .imageMagickAE = metric { return metric.with(threshold: fuzz.distance) }
+        return threshold.map { metric.with(threshold: $0) } ?? metric
+    }
+
     /// The library options; decodes the ignore mask if one was named.
-    func options(collectsMask: Bool) throws(CommandLineError) -> ComparisonOptions {
+    func options() throws(CommandLineError) -> ComparisonOptions {
         var options = ComparisonOptions(
-            metric: metric.metric(threshold: threshold, fuzz: fuzz.distance),
-            ignoreAntialiasing: antialiasing,
-            ignoreRegions: ignore.flatMap(\.rects),
-            collectsMask: collectsMask)
+            metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects))
         if let ignoreMask { options.ignoreMask = try decode(ignoreMask, limits: limits.decodingLimits) }
         return options
     }
@@ -74,7 +79,7 @@ struct ComparisonArguments: ParsableArguments {
         outputs: Set<ReviewOutput>, policy: OutputPolicy, parallelism: Parallelism = .allCores
     ) throws(CommandLineError) -> ComparisonRequest {
         ComparisonRequest(
-            options: try options(collectsMask: false), snapshotPrecision: snapshotPrecision, outputs: outputs,
+            options: try options(), snapshotPrecision: snapshotPrecision, outputs: outputs,
             outputPolicy: policy, rounding: rounding, differenceFuzz: fuzz.distance, limits: limits.decodingLimits,
             parallelism: parallelism)
     }

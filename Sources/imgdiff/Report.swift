@@ -20,32 +20,11 @@ struct Report {
     var match: Bool { outcome.match }
 
     func line() -> String {
-        var parts: [String] = []
-        let percent = String(format: "%.4g%%", result.differentRatio * 100)
-        parts.append("\(result.differentPixels) of \(result.totalPixels) pixels differ (\(percent), \(result.metric)")
-        parts[0] += result.metric == "exact" ? ")" : " \(formatted(result.threshold)))"
-        parts.append(String(format: "max ΔE%@ %.2f", deltaESuffix, result.maxDeltaE))
-        parts.append("max channel Δ \(result.maxChannelDelta)")
-        parts.append("box \(result.boundingBox?.description ?? "none")")
-        if result.antialiasedPixels > 0 { parts.append("\(result.antialiasedPixels) anti-aliased not counted") }
-        if result.sizeDiffers { parts.append("size differs: \(result.referenceSize) vs \(result.actualSize)") }
-        var line = parts.joined(separator: ", ")
+        var line = result.summary
         if let snapshot {
             line += snapshot.passed ? "\nsnapshot: pass" : "\nsnapshot: fail: " + (snapshot.message ?? "")
         }
         return line
-    }
-
-    private var deltaESuffix: String {
-        switch result.deltaEFormula {
-        case "cie76": return "76"
-        case "cie94": return "94"
-        default: return "00"
-        }
-    }
-
-    private func formatted(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     func json() -> String {

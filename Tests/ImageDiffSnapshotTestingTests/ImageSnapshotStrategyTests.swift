@@ -60,7 +60,7 @@ final class ImageSnapshotStrategyTests: XCTestCase {
 
             Actual image precision 0.92285156 is less than required 0.99
 
-            imgdiff: 158 of 1536 pixels differ (10.3 %), largest channel difference 205, largest ΔE94 72.6, within 23:7-43:24.
+            imgdiff: 158 of 1536 pixels differ (10.29%, exact), max ΔE94 72.65, max channel Δ 205, box 23:7-43:24.
             Artifacts:
               reference: \(artifacts).reference.png
               failure:   \(artifacts).failure.png

@@ -106,7 +106,7 @@ final class SnapshotBoundaryTests: XCTestCase {
                 of: Scene.badgeWithMovedDisc.rasterize(), as: .image(artifacts: .disabled), named: "badge",
                 snapshotDirectory: folder, file: #filePath))
         XCTAssertFalse(message.contains("Artifacts:"))
-        XCTAssertTrue(message.hasSuffix("within 23:7-43:24."))
+        XCTAssertTrue(message.hasSuffix("box 23:7-43:24."), message)
     }
 
     func testUnreadableReference() throws {

@@ -211,6 +211,45 @@ final class BatchTests: XCTestCase {
         }
     }
 
+    /// Batch and compare go through one pipeline: for every pair of the fixture suite, under
+    /// each option set and job count, the same numbers, the same verdict, and the same blend
+    /// and mask files, byte for byte.
+    func testBatchAgreesWithCompareOnEveryPair() throws {
+        let optionSets: [[String]] = [
+            [], ["--metric", "ciede2000", "--threshold", "1.5"], ["--antialiasing"], ["--metric", "channel", "--threshold", "3"],
+            ["--precision", "0.99", "--perceptual-precision", "0.98"], ["--rounding", "im6", "--ignore", "0:0-20:20"],
+        ]
+        var comparedOutputs = 0
+        for options in optionSets {
+            for jobs in ["1", "2"] {
+                try? FileManager.default.removeItem(atPath: out)
+                _ = try imgdiff(["batch", reference, new, "--out", out, "--jobs", jobs] + options)
+                let pairs = try XCTUnwrap(try json()["pairs"] as? [[String: Any]])
+                for pair in pairs where ["changed", "passed"].contains(pair["status"] as? String) {
+                    let path = try XCTUnwrap(pair["path"] as? String)
+                    let label = "\(path) \(options) --jobs \(jobs)"
+                    let blend = work.appendingPathComponent("blend.png").path, mask = work.appendingPathComponent("mask.png").path
+                    let run = try imgdiff(
+                        ["compare", reference + "/" + path, new + "/" + path, "-o", blend, "--mask", mask, "--json"] + options)
+                    let single = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], label)
+                    XCTAssertEqual(run.status == 0 ? "passed" : "changed", pair["status"] as? String, label)
+                    let metrics = try XCTUnwrap(pair["metrics"] as? [String: Any], label)
+                    XCTAssertEqual(Set(metrics.keys).subtracting(single.keys), [], label)
+                    for (key, value) in metrics {
+                        XCTAssertEqual(value as? NSObject, single[key] as? NSObject, "\(label): \(key)")
+                    }
+                    XCTAssertEqual(pair["snapshot"] as? NSObject ?? NSNull(), single["snapshot"] as? NSObject ?? NSNull(), label)
+                    guard let outputs = pair["outputs"] as? [String: String], let batchBlend = outputs["blend"] else { continue }
+                    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/" + batchBlend)), try Data(contentsOf: URL(fileURLWithPath: blend)), label)
+                    let batchMask = try XCTUnwrap(outputs["mask"], label)
+                    XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/" + batchMask)), try Data(contentsOf: URL(fileURLWithPath: mask)), label)
+                    comparedOutputs += 1
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(comparedOutputs, 20, "changed pairs under every option set")
+    }
+
     // MARK: Helpers
 
     func json() throws -> [String: Any] {
