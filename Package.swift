@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ImageDiff", targets: ["ImageDiff"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "SnapshotRule", targets: ["SnapshotRule"]),
+        .library(name: "ToleranceTuning", targets: ["ToleranceTuning"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "imgdiff", targets: ["imgdiff"]),
         .library(name: "ImageDiffSnapshotTesting", targets: ["ImageDiffSnapshotTesting"]),
@@ -20,6 +22,11 @@ let package = Package(
         .target(
             name: "ImageDiff",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        .target(name: "SnapshotRule", dependencies: ["ImageDiff"]),
+        .target(
+            name: "ToleranceTuning",
+            dependencies: ["ImageDiff", "SnapshotRule", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .systemLibrary(
             name: "CLibPNG", pkgConfig: "libpng16",
@@ -50,33 +57,33 @@ let package = Package(
         ),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageDiff", "ImageCodecs"]
+            dependencies: ["ImageDiff", "ImageCodecs", "SnapshotRule"]
         ),
         .executableTarget(
             name: "imgdiff",
             dependencies: [
-                "ImageDiff", "ImageCodecs", "ImagePipeline",
+                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule", "ToleranceTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ImageDiffTests", dependencies: ["ImageDiff", "TestSupport"]),
+        .testTarget(name: "ImageDiffTests", dependencies: ["ImageDiff", "SnapshotRule", "ToleranceTuning", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand", "TestSupport"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "TestSupport"]),
-        .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport"]),
         .target(
             name: "ImageDiffSnapshotTesting",
             dependencies: [
-                "ImageDiff", "ImageCodecs", "ImagePipeline",
+                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
         ),
         .testTarget(
             name: "ImageDiffSnapshotTestingTests",
             dependencies: [
-                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs",
+                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs", "SnapshotRule",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"]

@@ -31,6 +31,7 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "ImageCodecs", package: "imgdiff"),
                 .product(name: "ImageDiff", package: "imgdiff"),
+                .product(name: "SnapshotRule", package: "imgdiff"),
             ]
         ),
     ]

@@ -193,10 +193,10 @@ extension RGBAImage {
 }
 
 /// Per-pixel measures shared by the comparison and the renderers.
-enum PixelDelta {
+package enum PixelDelta {
     /// The largest |Δ| over R, G, B, A; 0 when both pixels are fully transparent.
     @inline(__always)
-    static func maxChannelDelta(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int) -> Int {
+    package static func maxChannelDelta(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int) -> Int {
         if a[k + 3] == 0 && b[k + 3] == 0 { return 0 }
         let dr = abs(Int(a[k]) - Int(b[k]))
         let dg = abs(Int(a[k + 1]) - Int(b[k + 1]))
@@ -207,7 +207,7 @@ enum PixelDelta {
 
     /// ΔE of the pixels at byte offset `k`, each blended over white first if not opaque.
     @inline(__always)
-    static func deltaE(
+    package static func deltaE(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula
     ) -> Double {
         let first = rgbOverWhite(a, k), second = rgbOverWhite(b, k)
@@ -217,7 +217,7 @@ enum PixelDelta {
 
     /// The Lab colour of the pixel at byte offset `k`, blended over white first if not opaque.
     @inline(__always)
-    static func labOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> LabColor {
+    package static func labOverWhite(_ p: UnsafePointer<UInt8>, _ k: Int) -> LabColor {
         let rgb = rgbOverWhite(p, k)
         return LabColor(r: rgb.r, g: rgb.g, b: rgb.b)
     }
@@ -280,7 +280,7 @@ struct IgnoreMap: Sendable {
 
 extension RGBAImage {
     /// The top-left `width × height` corner.
-    func cropped(width newWidth: Int, height newHeight: Int) -> RGBAImage {
+    package func cropped(width newWidth: Int, height newHeight: Int) -> RGBAImage {
         var pixels = [UInt8]()
         pixels.reserveCapacity(newWidth * newHeight * 4)
         for y in 0..<newHeight {

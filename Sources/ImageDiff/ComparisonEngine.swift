@@ -405,7 +405,7 @@ extension Optional where Wrapped == DifferenceMask {
 
 /// Whether `count` bytes at two addresses are equal.
 @inline(__always)
-func rowsEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+package func rowsEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
     let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
     var offset = 0
     while offset + 32 <= count {

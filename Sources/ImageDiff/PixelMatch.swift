@@ -3,15 +3,15 @@
 /// Positions are pixel indices into `width`-wide rows; `delta` values are the squared YIQ
 /// distance of Kotsarenko & Ramos, sign-encoded as pixelmatch does (negative when the first
 /// pixel is brighter).
-enum PixelMatch {
+package enum PixelMatch {
     /// 35215 is the largest possible YIQ delta; a pixel differs iff |delta| > 35215 · threshold².
-    static func maximumDelta(threshold: Double) -> Double { 35215 * threshold * threshold }
+    package static func maximumDelta(threshold: Double) -> Double { 35215 * threshold * threshold }
 
     /// The squared YIQ distance between pixel `k` of `first` and pixel `m` of `second`
     /// (byte offsets). Semi-transparent pixels are blended over pixelmatch 7's
     /// position-dependent checkerboard, keyed on `k`.
     @inline(__always)
-    static func colorDelta(
+    package static func colorDelta(
         _ first: UnsafePointer<UInt8>, _ k: Int, _ second: UnsafePointer<UInt8>, _ m: Int
     ) -> Double {
         guard let (dr, dg, db) = blendedDifference(first, k, second, m) else { return 0 }
@@ -57,7 +57,7 @@ enum PixelMatch {
     /// Whether pixel (x, y) of `image` looks anti-aliased (Vyšniauskas 2009, as pixelmatch
     /// implements it): among its 8 neighbours there are both a darker and a brighter extreme,
     /// few equal siblings, and an extreme has 3+ equal siblings in both images.
-    static func isAntialiased(
+    package static func isAntialiased(
         _ image: UnsafePointer<UInt8>, x x1: Int, y y1: Int, width: Int, height: Int,
         _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>
     ) -> Bool {

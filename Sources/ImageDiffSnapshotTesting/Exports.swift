@@ -1,2 +1,3 @@
 @_exported import ImageDiff
+@_exported import SnapshotRule
 @_exported import SnapshotTesting

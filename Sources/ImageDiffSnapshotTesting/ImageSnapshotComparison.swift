@@ -1,5 +1,6 @@
 import Foundation
 import ImageDiff
+import SnapshotRule
 
 /// How an image snapshot is judged: swift-snapshot-testing's `precision` and
 /// `perceptualPrecision` rule, applied after imgdiff's own options have decided which pixels

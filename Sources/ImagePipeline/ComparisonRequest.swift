@@ -1,5 +1,6 @@
 import ImageCodecs
 import ImageDiff
+import SnapshotRule
 
 /// A review image the pipeline can render for a pair, each through one route.
 public enum ReviewOutput: String, Sendable, CaseIterable, Codable {

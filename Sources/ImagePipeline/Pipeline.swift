@@ -1,6 +1,7 @@
 import Dispatch
 import ImageCodecs
 import ImageDiff
+import SnapshotRule
 
 /// The one way a pair of images goes through imgdiff: decode → compare → render → encode.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import ImageDiff
+import SnapshotRule
 import ImagePipeline
 
 /// The outcome of one pair in a batch.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ImageCodecs
 import ImageDiff
+import SnapshotRule
 import ImagePipeline
 
 /// The comparison options every command shares (`compare`, and any command that compares

@@ -1,5 +1,6 @@
 import Foundation
 import ImageDiff
+import SnapshotRule
 import ImagePipeline
 
 /// What the CLI prints: one human line, or the whole result as JSON.

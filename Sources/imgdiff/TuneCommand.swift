@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageDiff
+import SnapshotRule
+import ToleranceTuning
 import ImagePipeline
 
 /// `imgdiff tune NOISE_DIR [--must-fail CHANGED_DIR]`: the tightest tolerances that pass known

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ImageDiff
+@testable import SnapshotRule
 
 final class SnapshotVerdictTests: XCTestCase {
     /// 10×10 pixels = 400 bytes; precision 0.99 allows Int(0.01 · 400 in Float) = 3 bytes.

@@ -1,5 +1,7 @@
 import XCTest
 @testable import ImageDiff
+@testable import SnapshotRule
+@testable import ToleranceTuning
 
 /// `DifferenceProfile` against the comparison it predicts, and `Tuning.recommend` checked by
 /// running the real comparison with every setting it recommends.

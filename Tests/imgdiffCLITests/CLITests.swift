@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import SnapshotRule
 import TestSupport
 import XCTest
 

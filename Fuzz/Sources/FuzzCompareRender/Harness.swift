@@ -2,6 +2,7 @@ import FuzzSupport
 import ImageCodecs
 
 @testable import ImageDiff
+@testable import SnapshotRule
 
 /// Reads the fuzzer's bytes as choices; past the end every read is 0.
 struct Choices {

@@ -1,3 +1,6 @@
+import ImageDiff
+import SnapshotRule
+
 /// How the differences between two images are distributed: what `imgdiff tune` measures per
 /// pair to find tolerances that pass render noise and still catch real changes.
 ///

@@ -1,3 +1,5 @@
+import ImageDiff
+import SnapshotRule
 import RealModule
 
 /// A measured pair, named for reports.

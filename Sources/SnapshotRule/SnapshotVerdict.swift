@@ -1,3 +1,5 @@
+import ImageDiff
+
 /// The pass/fail rule of pointfreeco/swift-snapshot-testing's image strategies, reproduced
 /// exactly (../shared/docs/comparison-semantics.md §3), including its `Float` arithmetic and
 /// failure messages.
@@ -95,10 +97,10 @@ public struct SnapshotVerdict: Sendable, Equatable, Codable {
 
 /// Premultiplied 8-bit RGBA, as a CoreGraphics `premultipliedLast` context holds it:
 /// `c' = round(c · a / 255)`.
-struct Premultiplied {
-    let bytes: [UInt8]
+package struct Premultiplied {
+    package let bytes: [UInt8]
 
-    init(_ image: RGBAImage) {
+    package init(_ image: RGBAImage) {
         var bytes = image.pixels
         for k in stride(from: 0, to: bytes.count, by: 4) {
             let alpha = Int(bytes[k + 3])
