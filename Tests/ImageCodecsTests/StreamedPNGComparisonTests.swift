@@ -9,22 +9,54 @@ import XCTest
 /// Comparing two PNGs while they decode, band by band, gives what decoding both and comparing
 /// gives; broken files are errors that name the file.
 final class StreamedPNGComparisonTests: XCTestCase {
+    typealias NamedFile = (bytes: [UInt8], name: String)
+
     var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    func read(_ relativePath: String) throws -> (bytes: [UInt8], name: String) {
-        let url = root.appendingPathComponent(relativePath)
-        return (try [UInt8](Data(contentsOf: url)), url.lastPathComponent)
+    func read(_ relativePath: String) throws -> NamedFile {
+        try read(root.appendingPathComponent(relativePath))
     }
 
-    func testStreamedEqualsDecodeThenCompareOnRealPairs() throws {
-        let pairs = [
+    func read(_ url: URL) throws -> NamedFile {
+        (try [UInt8](Data(contentsOf: url)), url.lastPathComponent)
+    }
+
+    /// Pairs of 8-bit PNGs of one size among the package's fixtures.
+    func fixturePairs() throws -> [(NamedFile, NamedFile)] {
+        try [
             ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
-            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
-            ("../shared/corpus/orange/a.png", "../shared/corpus/orange/b.png"),
-            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
-        ]
+            ("Fixtures/tune/changes/ref/colour-change.png", "Fixtures/tune/changes/new/colour-change.png"),
+            ("Fixtures/tune/noise/ref/text-aa-offset.png", "Fixtures/tune/noise/new/text-aa-offset.png"),
+        ].map { (try read($0.0), try read($0.1)) }
+    }
+
+    /// The pairs `names` of the reference material's corpus.
+    func corpusPairs(_ names: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [(NamedFile, NamedFile)] {
+        try names.map { name in
+            (
+                try read(SharedData.url("corpus/\(name)/a.png", file: file, line: line)),
+                try read(SharedData.url("corpus/\(name)/b.png", file: file, line: line))
+            )
+        }
+    }
+
+    func testStreamedEqualsDecodeThenCompareOnFixturePairs() throws {
+        let streamed = try assertStreamedEqualsDecodeThenCompare(fixturePairs())
+        XCTAssertGreaterThanOrEqual(streamed, 30, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    /// Larger pairs, the 1080p one streaming in several rounds of bands.
+    func testStreamedEqualsDecodeThenCompareOnCorpusPairs() throws {
+        let streamed = try assertStreamedEqualsDecodeThenCompare(corpusPairs(["syn-1080p", "orange", "aa"]))
+        XCTAssertGreaterThanOrEqual(streamed, 18, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    /// Streams each pair under several options and band sizes; returns how many runs streamed.
+    func assertStreamedEqualsDecodeThenCompare(
+        _ pairs: [(NamedFile, NamedFile)], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
         let optionSets = [
             ComparisonOptions(),
             ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
@@ -32,8 +64,7 @@ final class StreamedPNGComparisonTests: XCTestCase {
             ComparisonOptions(metric: .exact, ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 99, maxY: 99)]),
         ]
         var streamedPairs = 0
-        for (first, second) in pairs {
-            let reference = try read(first), actual = try read(second)
+        for (reference, actual) in pairs {
             let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
             let actualImage = try ImageDecoder.decode(actual.bytes, name: actual.name)
             let rowBytes = referenceImage.width * 4
@@ -46,11 +77,13 @@ final class StreamedPNGComparisonTests: XCTestCase {
                         reference, actual, options: options, limits: .default, overlay: nil, bandBytes: bandBytes)
                     else { continue }
                     streamedPairs += 1
-                    XCTAssertEqual(streamed.result, expected, "\(first) \(options.metric) bands of \(bandBytes) bytes")
+                    XCTAssertEqual(
+                        streamed.result, expected, "\(reference.name) \(options.metric) bands of \(bandBytes) bytes",
+                        file: file, line: line)
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(streamedPairs, 30, "8-bit RGB/RGBA PNG pairs of one size must stream")
+        return streamedPairs
     }
 
     /// The overlay written band by band as the rows decode equals the one rendered from the
@@ -65,12 +98,18 @@ final class StreamedPNGComparisonTests: XCTestCase {
             return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: true)
         }
         let synthetic = (0..<2).map { _ in translucent(37, 23) }
-        var pairs = try [
-            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
-            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
-            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
-        ].map { (try read($0.0), try read($0.1)) }
-        pairs.append(try ((PNGEncoder.encode(synthetic[0]), "a.png"), (PNGEncoder.encode(synthetic[1]), "b.png")))
+        try assertStreamedOverlayEqualsWholeImageOverlay(
+            [(try read("Fixtures/login/ref.png"), try read("Fixtures/login/fail.png"))]
+                + [try ((PNGEncoder.encode(synthetic[0]), "a.png"), (PNGEncoder.encode(synthetic[1]), "b.png"))])
+    }
+
+    func testStreamedOverlayEqualsWholeImageOverlayOnCorpusPairs() throws {
+        try assertStreamedOverlayEqualsWholeImageOverlay(corpusPairs(["syn-1080p", "aa"]))
+    }
+
+    func assertStreamedOverlayEqualsWholeImageOverlay(
+        _ pairs: [(NamedFile, NamedFile)], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let options = ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)
         for (reference, actual) in pairs {
             let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
@@ -84,11 +123,11 @@ final class StreamedPNGComparisonTests: XCTestCase {
                 for bandBytes in bandSizes {
                     let streamed = try XCTUnwrap(StreamedPNGComparison.run(
                         reference, actual, options: options, limits: .default,
-                        overlay: .init(rounding: rounding, level: 1), bandBytes: bandBytes))
+                        overlay: .init(rounding: rounding, level: 1), bandBytes: bandBytes), file: file, line: line)
                     let label = "\(reference.name) bands of \(bandBytes) bytes, \(rounding)"
-                    XCTAssertEqual(streamed.result, expected, label)
-                    let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay), name: "overlay.png")
-                    XCTAssertTrue(overlay == expectedOverlay, label)
+                    XCTAssertEqual(streamed.result, expected, label, file: file, line: line)
+                    let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay, file: file, line: line), name: "overlay.png")
+                    XCTAssertTrue(overlay == expectedOverlay, label, file: file, line: line)
                 }
             }
         }
@@ -98,10 +137,10 @@ final class StreamedPNGComparisonTests: XCTestCase {
         let png = try read("Fixtures/login/ref.png")
         XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(collectsMask: true)))
         XCTAssertNil(try StreamedPNGComparison.compare(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
-        let other = try read("../shared/corpus/orange/a.png")
+        let other = try read("Fixtures/batch/ref/home.png")
         XCTAssertNil(try StreamedPNGComparison.compare(png, other), "sizes differ")
-        let jpeg = try [UInt8](Data(contentsOf: root.appendingPathComponent("../shared/corpus/tiger/a.jpg")))
-        XCTAssertNil(try StreamedPNGComparison.compare(png, (jpeg, "a.jpg")))
+        let jpeg = try read("Fixtures/tune/noise/ref/jpeg-recompress.jpg")
+        XCTAssertNil(try StreamedPNGComparison.compare(png, jpeg))
     }
 
     /// A file whose chunks are sound but whose image data stops half-way fails part-way
