@@ -1,6 +1,6 @@
 import RealModule
 
-/// A colour in CIE L\*a\*b\* (D65), in the convention of ../shared/docs/comparison-semantics.md §2.
+/// A colour in CIE L\*a\*b\* (D65), in the convention of Docs/comparison-semantics.md §2.
 public struct LabColor: Sendable, Equatable {
     public var l: Double
     public var a: Double

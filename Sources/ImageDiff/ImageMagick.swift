@@ -6,7 +6,7 @@ public enum ImageMagickRounding: String, Sendable, CaseIterable, Codable {
     case im6
 }
 
-/// ImageMagick's Q16 arithmetic, as ../shared/docs/imagemagick-semantics.md derives it.
+/// ImageMagick's Q16 arithmetic, as Docs/imagemagick-semantics.md states it.
 enum Q16 {
     static let range = 65535.0
     static let scale = 1.0 / 65535.0

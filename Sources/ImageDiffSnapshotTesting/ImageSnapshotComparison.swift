@@ -8,7 +8,7 @@ import SnapshotRule
 ///
 /// With the default options (``ComparisonMetric/exact``, nothing ignored) the verdict and its
 /// message are exactly those of swift-snapshot-testing's image strategies on Apple platforms
-/// (../shared/docs/comparison-semantics.md §3). The other options only ever make a snapshot
+/// (Docs/comparison-semantics.md §3). The other options only ever make a snapshot
 /// pass more easily: a pixel the options judge equal (within a per-channel tolerance or a ΔE
 /// threshold, inside an ignored region, or anti-aliased) is treated as identical to the
 /// reference before ``SnapshotPrecision`` counts bytes or pixels.

@@ -1,7 +1,7 @@
 import ImageDiff
 
 /// The pass/fail rule of pointfreeco/swift-snapshot-testing's image strategies, reproduced
-/// exactly (../shared/docs/comparison-semantics.md §3), including its `Float` arithmetic and
+/// exactly (Docs/comparison-semantics.md §3), including its `Float` arithmetic and
 /// failure messages.
 public struct SnapshotPrecision: Sendable, Equatable, Codable {
     /// With `perceptualPrecision == 1`: the fraction of premultiplied bytes that must match.

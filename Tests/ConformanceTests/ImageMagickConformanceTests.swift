@@ -5,8 +5,10 @@ import XCTest
 
 @testable import ImageDiff
 
-/// Our blend, diff image and AE counts against ImageMagick's own files in
-/// ../shared/conformance/imagemagick, in decoded samples, every case.
+/// Our blend, diff image and AE counts against ImageMagick's own files, in decoded samples,
+/// every case of the reference material's conformance/imagemagick (``SharedData``), both IM6
+/// Q16 and HDRI (IM7) rounding. LiveImageMagickTests runs ImageMagick itself on the package's
+/// fixtures.
 final class ImageMagickConformanceTests: XCTestCase {
     struct Case {
         let name: String
@@ -35,7 +37,8 @@ final class ImageMagickConformanceTests: XCTestCase {
     }
 
     func testThereAreElevenCases() throws {
-        XCTAssertEqual(try cases().count, 11)
+        let cases = try cases()
+        XCTAssertEqual(cases.count, 11)
     }
 
     func testAECounts() throws {

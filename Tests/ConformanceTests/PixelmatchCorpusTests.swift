@@ -5,7 +5,8 @@ import XCTest
 
 @testable import ImageDiff
 
-/// YIQ counts at threshold 0.1 against pixelmatch 7.2.0's, from ../shared/corpus/INDEX.md.
+/// YIQ counts at threshold 0.1 against pixelmatch 7.2.0's, as the reference material's
+/// corpus/INDEX.md lists them (``SharedData``).
 final class PixelmatchCorpusTests: XCTestCase {
     /// (pair, AA counted, AA ignored) as INDEX.md lists them for pixelmatch 7.2.0.
     static let expected: [(String, Int, Int)] = [

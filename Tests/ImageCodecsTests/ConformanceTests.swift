@@ -1,9 +1,11 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import TestSupport
 import XCTest
 
-/// Every image of ../shared/conformance/imagemagick decodes to the samples cases.json records.
+/// Every image of the ImageMagick conformance cases (reference material, conformance/imagemagick)
+/// decodes to the samples cases.json records.
 ///
 /// `pixel_sha256` (see the file's "notes") is the SHA-256 of "WxHxDEPTH:" followed by the RGBA
 /// samples, palette/tRNS/gray expanded and a missing alpha added as 255 or 65535, each as a
@@ -17,14 +19,13 @@ final class ConformanceTests: XCTestCase {
     }
 
     private func entries() throws -> [Entry] {
-        let json = try TestPaths.sharedFile("conformance/imagemagick/cases.json")
-        let root = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let index = try SharedData.url("conformance/imagemagick/cases.json")
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: index)) as? [String: Any])
         let cases = try XCTUnwrap(root["cases"] as? [[String: Any]])
         var entries: [Entry] = []
         for testCase in cases {
             let name = try XCTUnwrap(testCase["name"] as? String)
-            let directory = TestPaths.conformance.appendingPathComponent(try XCTUnwrap(testCase["dir"] as? String))
+            let directory = index.deletingLastPathComponent().appendingPathComponent(try XCTUnwrap(testCase["dir"] as? String))
             var files = try XCTUnwrap(testCase["files"] as? [String: [String: Any]])
             if let hdri = (testCase["q16hdri"] as? [String: Any])?["files"] as? [String: [String: Any]] {
                 for (key, value) in hdri { files["q16hdri." + key] = value }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import TestSupport
 import XCTest
 
 final class ErrorTests: XCTestCase {
@@ -24,7 +25,7 @@ final class ErrorTests: XCTestCase {
     }
 
     func testTruncatedLargePNGIsAnError() throws {
-        let path = try TestPaths.sharedFile("conformance/imagemagick/cases/01_ui_antialias/ref.png")
+        let path = try SharedData.url("conformance/imagemagick/cases/01_ui_antialias/ref.png").path
         let png = try ImageFile.read(path)
         for fraction in [0.3, 0.6, 0.9] {
             let length = Int(Double(png.count) * fraction)
@@ -78,7 +79,7 @@ final class ErrorTests: XCTestCase {
     }
 
     func testTruncatedJPEGIsAnError() throws {
-        let jpeg = try ImageFile.read(TestPaths.sharedFile("corpus/tiger/a.jpg"))
+        let jpeg = try ImageFile.read(SharedData.url("corpus/tiger/a.jpg").path)
         for length in [3, 4, 100, jpeg.count / 2, jpeg.count - 2] {
             assertDecodeFails(Array(jpeg.prefix(length)), "a.jpg cut to \(length) bytes", matches: isCorruptJPEG)
         }

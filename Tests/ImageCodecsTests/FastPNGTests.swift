@@ -12,18 +12,9 @@ final class FastPNGTests: XCTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    func pngFiles() throws -> [URL] {
-        var directories = [root.appendingPathComponent("Fixtures")]
-        let shared = root.deletingLastPathComponent().appendingPathComponent("shared")
-        for folder in ["corpus", "conformance/imagemagick/cases"] {
-            let url = shared.appendingPathComponent(folder)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                XCTFail("missing reference material \(url.path)")
-                continue
-            }
-            directories.append(url)
-        }
-        return directories.flatMap { directory -> [URL] in
+    /// Every PNG under `directories` except the hostile fixtures.
+    func pngFiles(under directories: [URL]) -> [URL] {
+        directories.flatMap { directory -> [URL] in
             let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
             return (enumerator?.allObjects as? [URL] ?? []).filter {
                 $0.pathExtension == "png" && !$0.path.contains("/Fixtures/hostile/")
@@ -31,18 +22,31 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
-    func testFastPathEqualsLibPNGOnEveryPNG() throws {
+    /// Decodes each file both ways; returns how many the fast path took.
+    func assertFastPathEqualsLibPNG(on files: [URL], file: StaticString = #filePath, line: UInt = #line) throws -> Int {
         var taken = 0
-        for url in try pngFiles() {
+        for url in files {
             let bytes = try [UInt8](Data(contentsOf: url))
             if url.path.contains("cypress") || url.path.contains("syn-8k") { continue }
             try bytes.withUnsafeBufferPointer { buffer in
                 let libpng = try PNGDecoder.decodeWithLibPNG(buffer)
                 guard let fast = try FastPNGDecoder.decode(buffer) else { return }
                 taken += 1
-                XCTAssertEqual(fast, libpng, url.lastPathComponent)
+                XCTAssertEqual(fast, libpng, url.lastPathComponent, file: file, line: line)
             }
         }
+        return taken
+    }
+
+    func testFastPathEqualsLibPNGOnEveryFixturePNG() throws {
+        let taken = try assertFastPathEqualsLibPNG(on: pngFiles(under: [root.appendingPathComponent("Fixtures")]))
+        XCTAssertGreaterThan(taken, 20, "the fast path must take the 8-bit RGB/RGBA files")
+    }
+
+    /// The corpus and the ImageMagick conformance cases (reference material).
+    func testFastPathEqualsLibPNGOnEveryReferencePNG() throws {
+        let directories = try ["corpus", "conformance/imagemagick/cases"].map { try SharedData.url($0) }
+        let taken = try assertFastPathEqualsLibPNG(on: pngFiles(under: directories))
         XCTAssertGreaterThan(taken, 20, "the fast path must take the 8-bit RGB/RGBA files")
     }
 

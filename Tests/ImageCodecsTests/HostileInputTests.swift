@@ -1,5 +1,6 @@
 import CMagickWand
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ImageCodecs
@@ -112,7 +113,7 @@ final class HostileInputTests: XCTestCase {
 
     /// The largest image of the corpus (3,446 x 10,728, 37 M pixels) decodes with the defaults.
     func testLargestCorpusImageDecodesByDefault() throws {
-        let path = try TestPaths.sharedFile("corpus/cypress/a.png")
+        let path = try SharedData.url("corpus/cypress/a.png").path
         let image = try ImageDecoder.decode(contentsOf: path)
         XCTAssertEqual(image.size, ImageSize(width: 3446, height: 10728))
     }

@@ -1,13 +1,14 @@
 import ImageCodecs
 import ImageDiff
+import TestSupport
 import XCTest
 
 /// JPEG decodes exactly as ImageMagick's (libjpeg-turbo, islow, fancy upsampling): the PNGs next
 /// to each JPEG are ImageMagick's decode.
 final class JPEGTests: XCTestCase {
     private func assertDecodesLike(_ jpegPath: String, _ pngPath: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let jpeg = try ImageDecoder.decode(contentsOf: TestPaths.sharedFile(jpegPath))
-        let reference = try ImageDecoder.decode(contentsOf: TestPaths.sharedFile(pngPath))
+        let jpeg = try ImageDecoder.decode(contentsOf: SharedData.url(jpegPath, file: file, line: line).path)
+        let reference = try ImageDecoder.decode(contentsOf: SharedData.url(pngPath, file: file, line: line).path)
         XCTAssertFalse(jpeg.hasAlpha, file: file, line: line)
         XCTAssertFalse(jpeg.is16Bit, file: file, line: line)
         XCTAssertEqual(jpeg.width, reference.width, file: file, line: line)

@@ -1,25 +1,13 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import TestSupport
 import XCTest
 
-/// Paths the tests read: the package's own fixtures and `../shared` next to the package.
+/// The package's own fixtures (the reference material outside it is ``SharedData``'s).
 enum TestPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = SharedData.packageRoot
     static let fixtures = packageRoot.appendingPathComponent("Fixtures/codecs")
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let conformance = shared.appendingPathComponent("conformance/imagemagick")
-
-    /// The shared file at `relativePath`, failing the test (not skipping it) when it is missing.
-    static func sharedFile(_ relativePath: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let path = shared.appendingPathComponent(relativePath).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            XCTFail("missing reference file \(path): ../shared must sit next to the package", file: file, line: line)
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return path
-    }
 
     static func fixture(_ name: String) throws -> [UInt8] {
         let path = fixtures.appendingPathComponent(name).path

@@ -10,13 +10,37 @@ import XCTest
 /// Comparing two PNGs while they decode, band by band, gives what decoding both and comparing
 /// gives; broken files are errors that name the file.
 final class StreamedRouteTests: XCTestCase {
+    typealias NamedFile = EncodedImage
+
     var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    func read(_ relativePath: String) throws -> EncodedImage {
-        let url = root.appendingPathComponent(relativePath)
-        return EncodedImage(name: url.lastPathComponent, bytes: try [UInt8](Data(contentsOf: url)))
+    func read(_ relativePath: String) throws -> NamedFile {
+        try read(root.appendingPathComponent(relativePath))
+    }
+
+    func read(_ url: URL) throws -> NamedFile {
+        EncodedImage(name: url.lastPathComponent, bytes: try [UInt8](Data(contentsOf: url)))
+    }
+
+    /// Pairs of 8-bit PNGs of one size among the package's fixtures.
+    func fixturePairs() throws -> [(NamedFile, NamedFile)] {
+        try [
+            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
+            ("Fixtures/tune/changes/ref/colour-change.png", "Fixtures/tune/changes/new/colour-change.png"),
+            ("Fixtures/tune/noise/ref/text-aa-offset.png", "Fixtures/tune/noise/new/text-aa-offset.png"),
+        ].map { (try read($0.0), try read($0.1)) }
+    }
+
+    /// The pairs `names` of the reference material's corpus.
+    func corpusPairs(_ names: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [(NamedFile, NamedFile)] {
+        try names.map { name in
+            (
+                try read(SharedData.url("corpus/\(name)/a.png", file: file, line: line)),
+                try read(SharedData.url("corpus/\(name)/b.png", file: file, line: line))
+            )
+        }
     }
 
     func streamed(
@@ -29,13 +53,21 @@ final class StreamedRouteTests: XCTestCase {
             bandBytes: bandBytes)
     }
 
-    func testStreamedEqualsDecodeThenCompareOnRealPairs() throws {
-        let pairs = [
-            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
-            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
-            ("../shared/corpus/orange/a.png", "../shared/corpus/orange/b.png"),
-            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
-        ]
+    func testStreamedEqualsDecodeThenCompareOnFixturePairs() throws {
+        let streamed = try assertStreamedEqualsDecodeThenCompare(fixturePairs())
+        XCTAssertGreaterThanOrEqual(streamed, 60, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    /// Larger pairs, the 1080p one streaming in several rounds of bands.
+    func testStreamedEqualsDecodeThenCompareOnCorpusPairs() throws {
+        let streamed = try assertStreamedEqualsDecodeThenCompare(corpusPairs(["syn-1080p", "orange", "aa"]))
+        XCTAssertGreaterThanOrEqual(streamed, 36, "8-bit RGB/RGBA PNG pairs of one size must stream")
+    }
+
+    /// Streams each pair under several options and band sizes; returns how many runs streamed.
+    func assertStreamedEqualsDecodeThenCompare(
+        _ pairs: [(NamedFile, NamedFile)], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
         let optionSets = [
             ComparisonOptions(),
             ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
@@ -45,8 +77,7 @@ final class StreamedRouteTests: XCTestCase {
             ComparisonOptions(metric: .channel(tolerance: 3), collectsMask: true),
         ]
         var streamedPairs = 0
-        for (first, second) in pairs {
-            let reference = try read(first), actual = try read(second)
+        for (reference, actual) in pairs {
             let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
             let actualImage = try ImageDecoder.decode(actual.bytes, name: actual.name)
             let rowBytes = referenceImage.width * 4
@@ -60,15 +91,15 @@ final class StreamedRouteTests: XCTestCase {
                             reference, actual, options: options, parallelism: parallelism, bandBytes: bandBytes)
                         else { continue }
                         streamedPairs += 1
-                        let label = "\(first) \(options.metric) bands of \(bandBytes) bytes, \(parallelism)"
-                        XCTAssertEqual(streamed.result, expected, label)
-                        XCTAssertEqual(streamed.result.mask, expected.mask, label)
-                        XCTAssertEqual(streamed.result.mask != nil, options.collectsMask, label)
+                        let label = "\(reference.name) \(options.metric) bands of \(bandBytes) bytes, \(parallelism)"
+                        XCTAssertEqual(streamed.result, expected, label, file: file, line: line)
+                        XCTAssertEqual(streamed.result.mask, expected.mask, label, file: file, line: line)
+                        XCTAssertEqual(streamed.result.mask != nil, options.collectsMask, label, file: file, line: line)
                     }
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(streamedPairs, 60, "8-bit RGB/RGBA PNG pairs of one size must stream")
+        return streamedPairs
     }
 
     /// The overlay written band by band as the rows decode equals the one rendered from the
@@ -83,14 +114,20 @@ final class StreamedRouteTests: XCTestCase {
             return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: true)
         }
         let synthetic = (0..<2).map { _ in translucent(37, 23) }
-        var pairs = try [
-            ("Fixtures/login/ref.png", "Fixtures/login/fail.png"),
-            ("../shared/corpus/syn-1080p/a.png", "../shared/corpus/syn-1080p/b.png"),
-            ("../shared/corpus/aa/a.png", "../shared/corpus/aa/b.png"),
-        ].map { (try read($0.0), try read($0.1)) }
-        pairs.append(try (
-            EncodedImage(name: "a.png", bytes: PNGEncoder.encode(synthetic[0])),
-            EncodedImage(name: "b.png", bytes: PNGEncoder.encode(synthetic[1]))))
+        try assertStreamedOverlayEqualsWholeImageOverlay(
+            [(try read("Fixtures/login/ref.png"), try read("Fixtures/login/fail.png"))]
+                + [try (
+                    EncodedImage(name: "a.png", bytes: PNGEncoder.encode(synthetic[0])),
+                    EncodedImage(name: "b.png", bytes: PNGEncoder.encode(synthetic[1])))])
+    }
+
+    func testStreamedOverlayEqualsWholeImageOverlayOnCorpusPairs() throws {
+        try assertStreamedOverlayEqualsWholeImageOverlay(corpusPairs(["syn-1080p", "aa"]))
+    }
+
+    func assertStreamedOverlayEqualsWholeImageOverlay(
+        _ pairs: [(NamedFile, NamedFile)], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let options = ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)
         for (reference, actual) in pairs {
             let referenceImage = try ImageDecoder.decode(reference.bytes, name: reference.name)
@@ -104,11 +141,11 @@ final class StreamedRouteTests: XCTestCase {
                 for bandBytes in bandSizes {
                     let streamed = try XCTUnwrap(streamed(
                         reference, actual, options: options, overlay: .init(rounding: rounding, level: 1),
-                        bandBytes: bandBytes))
+                        bandBytes: bandBytes), file: file, line: line)
                     let label = "\(reference.name) bands of \(bandBytes) bytes, \(rounding)"
-                    XCTAssertEqual(streamed.result, expected, label)
-                    let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay), name: "overlay.png")
-                    XCTAssertTrue(overlay == expectedOverlay, label)
+                    XCTAssertEqual(streamed.result, expected, label, file: file, line: line)
+                    let overlay = try ImageDecoder.decode(XCTUnwrap(streamed.overlay, file: file, line: line), name: "overlay.png")
+                    XCTAssertTrue(overlay == expectedOverlay, label, file: file, line: line)
                 }
             }
         }
@@ -117,7 +154,7 @@ final class StreamedRouteTests: XCTestCase {
     func testNotStreamedWhenItCannotApply() throws {
         let png = try read("Fixtures/login/ref.png")
         XCTAssertNil(try streamed(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
-        let other = try read("Fixtures/batch/ref/login.png")
+        let other = try read("Fixtures/batch/ref/home.png")
         XCTAssertNil(try streamed(png, other), "sizes differ")
         let jpeg = try read("Fixtures/tune/noise/ref/jpeg-recompress.jpg")
         XCTAssertNil(try streamed(png, jpeg))
