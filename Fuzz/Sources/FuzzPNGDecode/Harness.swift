@@ -28,7 +28,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if case .success(let reference) = libpng, reference != image {
         fatalError("the fast path and libpng decode this PNG differently")
     }
-    if case .success(let result?) = streamed, result.differentPixels != 0 {
+    if case .success(let outcome?) = streamed, outcome.result.differentPixels != 0 {
         fatalError("the streamed comparison of a PNG with itself found differences")
     }
     do {
