@@ -25,6 +25,17 @@ let package = Package(
             ],
             path: "Benchmarks/ImageDiffBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The decode floor of `imgdiff batch` for scripts/bench-batch: decodes every image under
+        // the given folders on one thread per core. Kept out of Benchmarks/, where the benchmark
+        // plugin would take any executable target for a benchmark.
+        .executableTarget(
+            name: "decode-all",
+            dependencies: [
+                .product(name: "ImageDiff", package: imgdiff),
+                .product(name: "ImageCodecs", package: imgdiff),
+            ],
+            path: "Tools/DecodeAll"
+        ),
     ]
 )
