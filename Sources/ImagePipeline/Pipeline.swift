@@ -115,6 +115,8 @@ public enum Pipeline {
     static func identicalOutcome(
         _ size: ImageSize, options: ComparisonOptions, request: ComparisonRequest, name: String
     ) throws(ImageFileError) -> PairOutcome {
+        var options = options
+        options.collectsMask = options.collectsMask && request.outputPolicy == .always
         let result = DiffResult(identicalImagesOf: size, options: options)
         var outcome = PairOutcome(
             result: result, snapshot: request.snapshotPrecision.map { _ in .passed }, route: .identicalBytes, outputs: [:])

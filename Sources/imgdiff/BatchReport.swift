@@ -36,6 +36,7 @@ struct PairMetrics: Encodable, Sendable {
     init(_ outcome: PairOutcome) {
         var result = outcome.result
         result.match = outcome.match
+        result.mask = nil
         self.result = result
     }
 
