@@ -129,6 +129,9 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
     if (filtered_total + filtered_total / 4 + (64u << 10) > d->capacity) return 0;
     struct isal_zstream *stream = &d->stream;
     isal_deflate_init(stream);
+    /* igzip leaves parts of its level buffer as it finds them; cleared, equal rows always
+       compress to equal bytes, whatever the buffer held before. */
+    memset(d->level_buffer, 0, level_buffer_sizes[d->level]);
     stream->level = (uint32_t)d->level;
     stream->level_buf = d->level_buffer;
     stream->level_buf_size = level_buffer_sizes[d->level];

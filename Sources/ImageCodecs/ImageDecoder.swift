@@ -93,6 +93,18 @@ package enum ContainerFormat: Equatable {
             self = .other
         }
     }
+
+    /// The size a PNG's header declares, unchecked: a hint for choosing how to decode, never a
+    /// substitute for decoding. Nil when `bytes` do not start with a PNG signature and IHDR.
+    package static func declaredPNGSize(_ bytes: [UInt8]) -> ImageSize? {
+        guard bytes.count >= 24, bytes.starts(with: pngSignature), bytes[12..<16].elementsEqual("IHDR".utf8) else {
+            return nil
+        }
+        func bigEndian(at offset: Int) -> Int {
+            bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        return ImageSize(width: bigEndian(at: 16), height: bigEndian(at: 20))
+    }
 }
 
 extension DecodingLimits {

@@ -119,6 +119,15 @@ public enum PNGEncoder {
         return try PNGWriter.encode(renderer, level: compressionLevel)
     }
 
+    /// Encodes `renderer`'s rows deflated in the given `pieces` (row ranges covering the image
+    /// in order): the same pieces give the same file bytes, whoever renders the rows.
+    package static func encode(
+        _ renderer: some RowRenderer, pieces: [Range<Int>], compressionLevel: Int = defaultCompressionLevel
+    ) throws(ImageCodecError) -> [UInt8] {
+        try checkEncodable(width: renderer.width, height: renderer.height, level: compressionLevel)
+        return try PNGWriter.encode(renderer, level: compressionLevel, pieces: pieces)
+    }
+
     /// Encodes a difference mask as a 1-bit palette PNG: differing pixels in `color`, the rest
     /// fully transparent. Far smaller and faster than the same mask as RGBA.
     public static func encode(

@@ -40,10 +40,14 @@ package enum PNGWriter {
     }
 
     /// Renders and compresses band by band: only the bands in flight are ever in memory.
-    static func encode(_ renderer: some RowRenderer, level: Int) throws(ImageCodecError) -> [UInt8] {
+    /// `pieces`, when given, are the row ranges deflated apart, in order; they decide the
+    /// file's bytes, so a caller that must match another writer's bytes passes that writer's.
+    static func encode(
+        _ renderer: some RowRenderer, level: Int, pieces: [Range<Int>]? = nil
+    ) throws(ImageCodecError) -> [UInt8] {
         let layout = Layout(rendered: renderer.hasAlpha)
         let width = renderer.width
-        return try encode(width: width, height: renderer.height, layout: layout, level: level) { rows, final in
+        return try encode(width: width, height: renderer.height, layout: layout, level: level, pieces: pieces) { rows, final in
             deflateRendered(rows, width: width, format: layout.format, level: level, final: final, render: renderer.renderRows)
         }
     }
@@ -76,11 +80,11 @@ package enum PNGWriter {
     }
 
     static func encode(
-        width: Int, height: Int, layout: Layout, level: Int,
+        width: Int, height: Int, layout: Layout, level: Int, pieces: [Range<Int>]? = nil,
         band makeBand: @Sendable (Range<Int>, Bool) -> Band
     ) throws(ImageCodecError) -> [UInt8] {
         let rowBytes = cic_png_row_bytes(layout.format, UInt32(width)) + 1
-        let bandCount = RowBands.count(height: height, bytesPerRow: rowBytes)
+        let bandCount = pieces?.count ?? RowBands.count(height: height, bytesPerRow: rowBytes)
         let bands = UnsafeMutableBufferPointer<Band>.allocate(capacity: bandCount)
         bands.initialize(repeating: Band())
         defer {
@@ -88,8 +92,14 @@ package enum PNGWriter {
             bands.deallocate()
         }
         let shared = UncheckedSendable(bands)
-        RowBands.forEach(height: height, bands: bandCount) { index, rows in
-            shared.value[index] = makeBand(rows, index == bandCount - 1)
+        if let pieces {
+            DispatchQueue.concurrentPerform(iterations: bandCount) { index in
+                shared.value[index] = makeBand(pieces[index], index == bandCount - 1)
+            }
+        } else {
+            RowBands.forEach(height: height, bands: bandCount) { index, rows in
+                shared.value[index] = makeBand(rows, index == bandCount - 1)
+            }
         }
         return try assemble(UnsafeBufferPointer(bands), width: width, height: height, layout: layout)
     }

@@ -27,7 +27,9 @@ public enum Pipeline {
         {
             return try identicalOutcome(size, options: options, request: request, name: actual.name)
         }
-        if let outcome = try streamedOutcome(reference, actual, options: options, request: request) {
+        if !holdsWholeForLazyBlend(reference, actual, request),
+            let outcome = try streamedOutcome(reference, actual, options: options, request: request)
+        {
             return outcome
         }
         let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
@@ -130,9 +132,24 @@ public enum Pipeline {
         return outcome
     }
 
+    /// The decoded size up to which a pair whose blend is wanted only if it differs is decoded
+    /// whole: once, where streaming would decode a differing pair a second time to blend it.
+    /// Two 8-megapixel images; larger pairs stream, in bounded memory.
+    static let lazyBlendWholeImageBudget = 64 << 20
+
+    static func holdsWholeForLazyBlend(_ reference: EncodedImage, _ actual: EncodedImage, _ request: ComparisonRequest) -> Bool {
+        guard request.outputPolicy == .whenDifferent, request.outputs.contains(.blend),
+            let referenceSize = ContainerFormat.declaredPNGSize(reference.bytes),
+            let actualSize = ContainerFormat.declaredPNGSize(actual.bytes)
+        else { return false }
+        let decodedBytes = [referenceSize, actualSize].reduce(0.0) { $0 + 4 * Double($1.width) * Double($1.height) }
+        return decodedBytes <= Double(lazyBlendWholeImageBudget)
+    }
+
     /// The streamed route, when it applies: no snapshot verdict (it needs whole images) and no
     /// difference image. With ``OutputPolicy/whenDifferent`` the blend is made by a second
-    /// streamed pass, only for a pair that differs.
+    /// streamed pass, only for a pair that differs and too large to hold whole
+    /// (``lazyBlendWholeImageBudget``).
     static func streamedOutcome(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome? {

@@ -15,7 +15,10 @@ enum ReviewRenderer {
             if reference.is16Bit || actual.is16Bit {
                 return try PNGEncoder.encode(ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding))
             }
-            return try PNGEncoder.encode(ImageMagickBlend.Renderer(reference: reference, failure: actual, rounding: rounding))
+            // Deflated in the streamed route's pieces, so that both routes write the same bytes.
+            return try PNGEncoder.encode(
+                ImageMagickBlend.Renderer(reference: reference, failure: actual, rounding: rounding),
+                pieces: StreamedRoute.overlayPieces(width: actual.width, height: actual.height))
         case .difference:
             let fuzz = request.differenceFuzz
             if reference.is16Bit || reference.pixelCount == 0 || actual.pixelCount == 0 {

@@ -63,7 +63,7 @@ enum StreamedRoute {
     ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?) {
         let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
-        let band = max(1, bandBytes / rowBytes)
+        let band = bandRows(width: width, bandBytes: bandBytes)
         // Two slots an image: one receives the band being decoded while the other holds the band
         // before, which is judged, preceded by the rows its judging reads above it (copied from
         // the other slot before that is overwritten), so no band is ever moved.
@@ -98,10 +98,8 @@ enum StreamedRoute {
         var overlayStream = PNGWriter.ZlibStream()
         let mask = comparison.collectsMask ? StreamedComparison.MaskBuffer(width: width, height: height) : nil
 
-        var decoded = 0, judged = 0
-        while judged < height {
-            let decoding = decoded..<min(height, decoded + band)
-            let judging = judged..<(decoding.isEmpty ? height : max(judged, decoded - context))
+        for round in Schedule(height: height, band: band).rounds {
+            let (decoding, judging, halves, writesPiece) = (round.decoding, round.judging, round.halves, round.writesPiece)
             let decodeSlot = 1 - judgeSlot
             let firstRow = bandStarts[judgeSlot] - prefixRows
             let prefix = max(0, firstRow)..<bandStarts[judgeSlot]
@@ -115,10 +113,6 @@ enum StreamedRoute {
             }
             let windows = [slots[0][judgeSlot], slots[1][judgeSlot]]
             let targets = [slots[0][decodeSlot] + prefixRows * rowBytes, slots[1][decodeSlot] + prefixRows * rowBytes]
-            let middle = (judging.lowerBound + judging.upperBound) / 2
-            let halves = [judging.lowerBound..<middle, middle..<judging.upperBound]
-            // The last half ends the overlay's stream even when it is empty.
-            let writesPiece = [!halves[0].isEmpty, !halves[1].isEmpty || judging.upperBound == height]
             scanners.withUnsafeMutableBufferPointer { scanners in
                 failures.withUnsafeMutableBufferPointer { failures in
                     roundPieces.withUnsafeMutableBufferPointer { roundPieces in
@@ -161,12 +155,57 @@ enum StreamedRoute {
                 bandStarts[decodeSlot] = decoding.lowerBound
                 judgeSlot = decodeSlot
             }
-            decoded = decoding.upperBound
-            judged = judging.upperBound
         }
         let result = comparison.result(merging: scanners, mask: mask)
         guard overlay != nil else { return (result, nil) }
         return (result, PNGWriter.file(overlayStream, width: width, height: height, layout: overlayLayout))
+    }
+}
+
+extension StreamedRoute {
+    /// The order of the streamed route's work: each round decodes the next band of rows and
+    /// judges, in two halves, the rows before it whose context is complete. Each half that
+    /// writes a piece is deflated apart, so the pieces decide the overlay file's bytes, and the
+    /// whole-image route deflates its blend in the same pieces (``overlayPieces(width:height:)``).
+    struct Schedule {
+        struct Round {
+            let decoding: Range<Int>
+            let judging: Range<Int>
+            let halves: [Range<Int>]
+            /// Whether each half writes an overlay piece: the last half ends the stream even
+            /// when it is empty.
+            let writesPiece: [Bool]
+        }
+
+        let rounds: [Round]
+
+        init(height: Int, band: Int) {
+            var rounds: [Round] = []
+            var decoded = 0, judged = 0
+            while judged < height {
+                let decoding = decoded..<min(height, decoded + band)
+                let judging = judged..<(decoding.isEmpty ? height : max(judged, decoded - StreamedComparison.contextRows))
+                let middle = (judging.lowerBound + judging.upperBound) / 2
+                let halves = [judging.lowerBound..<middle, middle..<judging.upperBound]
+                let writesPiece = [!halves[0].isEmpty, !halves[1].isEmpty || judging.upperBound == height]
+                rounds.append(Round(decoding: decoding, judging: judging, halves: halves, writesPiece: writesPiece))
+                decoded = decoding.upperBound
+                judged = judging.upperBound
+            }
+            self.rounds = rounds
+        }
+    }
+
+    /// Rows a band decodes for an image `width` pixels wide.
+    static func bandRows(width: Int, bandBytes: Int = bandBytes) -> Int {
+        max(1, bandBytes / (width * 4))
+    }
+
+    /// The row ranges the streamed route deflates its overlay in, in order.
+    static func overlayPieces(width: Int, height: Int) -> [Range<Int>] {
+        Schedule(height: height, band: bandRows(width: width)).rounds.flatMap { round in
+            zip(round.halves, round.writesPiece).compactMap { $1 ? $0 : nil }
+        }
     }
 }
 

@@ -19,6 +19,7 @@ struct ImgDiff: AsyncParsableCommand {
     /// Runs the command; usage errors exit 2 like every other error (as `cmp` and ImageMagick
     /// `compare` do), with one line on stderr.
     static func main() async {
+        MemoryReuse.keepFreedImageBuffers()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
