@@ -12,6 +12,9 @@ public enum ComparisonMetric: Sendable, Equatable {
     /// (Q16 units, 0 meaning exact), after premultiplying when the reference has alpha.
     /// Sizes follow ImageMagick: the larger area, the smaller image edge-extended.
     case imageMagickAE(fuzz: Double)
+    /// Only differences render noise cannot explain, judged as clusters
+    /// (``StructuralRule``); the threshold is the rule's noise ΔE.
+    case structural(StructuralRule)
 
     /// The metric's name as the CLI spells it.
     public var name: String {
@@ -21,21 +24,23 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .yiq: return "yiq"
         case .deltaE(let formula, _): return formula.rawValue
         case .imageMagickAE: return "ae"
+        case .structural: return "structural"
         }
     }
 
     /// Every metric's ``name``, in the order the CLI lists them.
-    public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae"]
+    public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae", "structural"]
 
     /// The metric called `name` (see ``names``) at its default threshold: none for `exact`,
     /// 0 levels for `channel`, 0.1 for `yiq` (pixelmatch's), ΔE 2 for the ΔE metrics, and no
-    /// fuzz for `ae`.
+    /// fuzz for `ae`; `structural` takes ``StructuralRule``'s defaults.
     public init?(name: String) {
         switch name {
         case "exact": self = .exact
         case "channel": self = .channel(tolerance: 0)
         case "yiq": self = .yiq(threshold: 0.1)
         case "ae": self = .imageMagickAE(fuzz: 0)
+        case "structural": self = .structural(StructuralRule())
         default:
             guard let formula = DeltaEFormula(rawValue: name) else { return nil }
             self = .deltaE(formula, threshold: 2)
@@ -51,6 +56,9 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .yiq: return .yiq(threshold: threshold)
         case .deltaE(let formula, _): return .deltaE(formula, threshold: threshold)
         case .imageMagickAE: return .imageMagickAE(fuzz: threshold)
+        case .structural(var rule):
+            rule.noiseDeltaE = threshold
+            return .structural(rule)
         }
     }
 
@@ -62,6 +70,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .yiq(let threshold): return threshold
         case .deltaE(_, let threshold): return threshold
         case .imageMagickAE(let fuzz): return fuzz
+        case .structural(let rule): return rule.noiseDeltaE
         }
     }
 }
@@ -105,6 +114,7 @@ public struct ComparisonOptions: Sendable {
 
     var deltaEFormula: DeltaEFormula {
         if case .deltaE(let formula, _) = metric { return formula }
+        if case .structural = metric { return .cie94 }
         return reportedDeltaE
     }
 }
@@ -141,11 +151,14 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     public var maxChannelDeltaHistogram: [Int]
     /// Which pixels differ, when ``ComparisonOptions/collectsMask`` asked for it.
     public var mask: DifferenceMask?
+    /// In ``ComparisonMetric/structural(_:)`` mode, the clusters of differences that render
+    /// noise does not explain, failing or not.
+    public var clusters: [DifferenceCluster]?
 
     enum CodingKeys: String, CodingKey {
         case match, metric, threshold, differentPixels, totalPixels, differentRatio, ignoredPixels
         case antialiasedPixels, maxChannelDelta, maxDeltaE, deltaEFormula, boundingBox, sizeDiffers
-        case referenceSize, actualSize, maxChannelDeltaHistogram
+        case referenceSize, actualSize, maxChannelDeltaHistogram, clusters
     }
 
     /// Encodes every key, `boundingBox` as `null` when nothing differs.
@@ -172,6 +185,7 @@ public struct DiffResult: Sendable, Equatable, Encodable {
         try container.encode(referenceSize, forKey: .referenceSize)
         try container.encode(actualSize, forKey: .actualSize)
         if includingHistogram { try container.encode(maxChannelDeltaHistogram, forKey: .maxChannelDeltaHistogram) }
+        try container.encodeIfPresent(clusters, forKey: .clusters)
     }
 }
 

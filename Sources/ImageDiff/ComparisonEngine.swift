@@ -6,6 +6,9 @@
 public func compare(
     _ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions = ComparisonOptions()
 ) -> DiffResult {
+    if case .structural(let rule) = options.metric {
+        return StructuralComparison.compare(reference, actual, rule: rule, options: options)
+    }
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)
     return result.applyingImageMagickCount(reference, actual, options: options)
 }
@@ -316,6 +319,7 @@ struct PixelJudge {
         let differs: Bool
         switch metric {
         case .exact, .imageMagickAE: differs = true
+        case .structural(let rule): differs = deltaE > rule.noiseDeltaE
         case .channel(let tolerance): differs = delta > tolerance
         case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
         case .deltaE(_, let threshold): differs = deltaE > threshold

@@ -24,6 +24,9 @@ public struct DifferenceMask: Sendable, Equatable {
     @inline(__always)
     mutating func set(x: Int, y: Int) { bits[y * width + x] = 1 }
 
+    @inline(__always)
+    mutating func clear(x: Int, y: Int) { bits[y * width + x] = 0 }
+
     /// Calls `body` with the mask's bytes: one a pixel, row-major, 1 where the pixel differs.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         try bits.withUnsafeBufferPointer { buffer throws(E) in try body(buffer) }

@@ -14,10 +14,14 @@ package struct StreamedComparison: Sendable {
     let options: ComparisonOptions
     let ignored: IgnoreMap?
 
-    /// Nil for ImageMagick's AE count, which reads 16-bit samples and needs whole images.
+    /// Nil for ImageMagick's AE count, which reads 16-bit samples, and the structural mode,
+    /// which clusters: both need whole images.
     package init?(width: Int, height: Int, options: ComparisonOptions) {
         guard width > 0, height > 0 else { return nil }
-        if case .imageMagickAE = options.metric { return nil }
+        switch options.metric {
+        case .imageMagickAE, .structural: return nil
+        default: break
+        }
         self.width = width
         self.height = height
         self.options = options

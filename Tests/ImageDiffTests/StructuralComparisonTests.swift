@@ -1,0 +1,113 @@
+import XCTest
+
+@testable import ImageDiff
+
+/// The structural mode against the kinds of change it must catch and the render noise it must
+/// pass, on small drawn pages: a card with a border, a line of blocky "text", a flat panel.
+final class StructuralComparisonTests: XCTestCase {
+    let structural = ComparisonOptions(metric: .structural(StructuralRule()))
+
+    /// A 120×80 page: white, a grey panel, a dark 1-px border around a card, and dark glyph
+    /// strokes two pixels wide.
+    func page(
+        borderColor: RGBA = RGBA(40, 40, 40), panel: RGBA = RGBA(200, 210, 220), textOffset: Int = 0,
+        glyphs: [Int] = [0, 1, 2, 3, 4, 5], drawsBorder: Bool = true, cardOffset: Int = 0
+    ) -> RGBAImage {
+        var image = RGBAImage(width: 120, height: 80, filledWith: RGBA(255, 255, 255))
+        for y in 50..<75 { for x in 5..<60 { image[x, y] = panel } }
+        if drawsBorder {
+            for x in (70 + cardOffset)...(110 + cardOffset) {
+                image[x, 45] = borderColor
+                image[x, 75] = borderColor
+            }
+            for y in 45...75 {
+                image[70 + cardOffset, y] = borderColor
+                image[110 + cardOffset, y] = borderColor
+            }
+        }
+        for glyph in glyphs {
+            let left = 6 + glyph * 9 + textOffset
+            for y in 10..<22 { for x in left..<(left + 2) { image[x, y] = RGBA(20, 20, 20) } }
+            for x in left..<(left + 6) { for y in 20..<22 { image[x, y] = RGBA(20, 20, 20) } }
+            if glyph % 2 == 0 { for x in left..<(left + 6) { for y in 10..<12 { image[x, y] = RGBA(20, 20, 20) } } }
+        }
+        return image
+    }
+
+    func testIdenticalPagesMatch() {
+        let result = compare(page(), page(), options: structural)
+        XCTAssertTrue(result.match)
+        XCTAssertEqual(result.clusters, [])
+    }
+
+    func testTextMovedOnePixelIsRenderNoise() {
+        let result = compare(page(), page(textOffset: 1), options: structural)
+        XCTAssertTrue(result.match, "\(result.clusters ?? [])")
+        XCTAssertFalse(result.clusters?.isEmpty ?? true, "the shift is seen, and explained")
+        XCTAssertTrue(result.clusters?.allSatisfy { $0.shift == PixelShift(dx: 1, dy: 0) } ?? false)
+    }
+
+    func testSmallColourDriftIsRenderNoise() {
+        let drifted = page(borderColor: RGBA(41, 41, 42), panel: RGBA(201, 211, 219))
+        XCTAssertTrue(compare(page(), drifted, options: structural).match)
+    }
+
+    func testPanelRecolouredByDeltaE3Fails() {
+        let panel = RGBA(200, 210, 220), changed = RGBA(200, 220, 236)
+        let lab = (LabColor(r: panel.r, g: panel.g, b: panel.b), LabColor(r: changed.r, g: changed.g, b: changed.b))
+        XCTAssertGreaterThanOrEqual(DeltaEFormula.cie94.difference(lab.0, lab.1), 3)
+        let result = compare(page(), page(panel: changed), options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertEqual(result.differentPixels, 55 * 25)
+        XCTAssertEqual(result.boundingBox, PixelRect(minX: 5, minY: 50, maxX: 59, maxY: 74))
+    }
+
+    func testSmallPatchOfDeltaE3Over50PixelsFails() {
+        var changed = page()
+        for y in 55..<62 { for x in 20..<28 { changed[x, y] = RGBA(200, 220, 236) } }
+        XCTAssertFalse(compare(page(), changed, options: structural).match)
+    }
+
+    func testRemovedBorderFails() {
+        let result = compare(page(), page(drawsBorder: false), options: structural)
+        XCTAssertFalse(result.match)
+    }
+
+    func testOneGlyphChangedFails() {
+        let result = compare(page(), page(glyphs: [0, 1, 3, 3, 4, 5]), options: structural)
+        XCTAssertFalse(result.match, "\(result.clusters ?? [])")
+    }
+
+    func testCardMovedTwoPixelsFails() {
+        XCTAssertFalse(compare(page(), page(cardOffset: 2), options: structural).match)
+    }
+
+    func testSingleStrayPixelPasses() {
+        var changed = page()
+        changed[100, 5] = RGBA(0, 0, 0)
+        let result = compare(page(), changed, options: structural)
+        XCTAssertTrue(result.match)
+        XCTAssertEqual(result.clusters?.count, 1)
+        XCTAssertEqual(result.clusters?.first?.fails, false)
+    }
+
+    func testMaskHoldsOnlyFailingClusters() {
+        var changed = page(panel: RGBA(200, 220, 236))
+        changed[100, 5] = RGBA(0, 0, 0)
+        var options = structural
+        options.collectsMask = true
+        let result = compare(page(), changed, options: options)
+        XCTAssertEqual(result.mask?.count, 55 * 25)
+        XCTAssertEqual(result.mask?.contains(x: 100, y: 5), false)
+    }
+
+    func testSizesThatDifferFail() {
+        let smaller = RGBAImage(width: 100, height: 80, filledWith: RGBA(255, 255, 255))
+        XCTAssertFalse(compare(page(), smaller, options: structural).match)
+    }
+
+    func testNamedAndThresholdedLikeEveryMetric() {
+        XCTAssertEqual(ComparisonMetric(name: "structural"), .structural(StructuralRule()))
+        XCTAssertEqual(ComparisonMetric.structural(StructuralRule()).with(threshold: 3).threshold, 3)
+    }
+}
