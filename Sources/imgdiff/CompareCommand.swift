@@ -24,6 +24,10 @@ struct CompareCommand: ParsableCommand {
               cie76, cie94, ciede2000
                           colour difference ΔE exceeds T (default 2.0)
               ae          ImageMagick `compare -metric AE`; use --fuzz, not --threshold
+              structural  only what render noise cannot explain: ΔE94 over T (default
+                          2.3), anti-aliasing and clusters a 1-px shift explains left
+                          out; a cluster of 24+ pixels (8+ with ΔE 10+) fails; the
+                          JSON lists every cluster
 
             Exit status: 0 match within tolerance, 1 different, 2 error.
             """
