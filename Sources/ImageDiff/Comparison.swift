@@ -52,7 +52,8 @@ public enum ComparisonMetric: Sendable, Equatable {
     public func with(threshold: Double) -> ComparisonMetric {
         switch self {
         case .exact: return .exact
-        case .channel: return .channel(tolerance: Int(threshold.rounded(.down)))
+        // Past 255 levels nothing differs by a channel: larger values mean the same.
+        case .channel: return .channel(tolerance: Int(min(max(threshold, 0), 256).rounded(.down)))
         case .yiq: return .yiq(threshold: threshold)
         case .deltaE(let formula, _): return .deltaE(formula, threshold: threshold)
         case .imageMagickAE: return .imageMagickAE(fuzz: threshold)

@@ -320,7 +320,7 @@ struct ThresholdRule {
     func passes(_ profile: DifferenceProfile, threshold: Double) -> Bool {
         guard !profile.sizeDiffers else { return false }
         switch mode {
-        case .channel: return profile.maxChannelDelta <= Int(threshold.rounded(.down))
+        case .channel: return profile.maxChannelDelta <= Int(min(threshold, 256).rounded(.down))
         case .cie94: return profile.deltaE94.max <= threshold
         case .ciede2000: return profile.deltaE2000.max <= threshold
         case .yiq: return profile.maxYIQDelta <= PixelMatch.maximumDelta(threshold: threshold)

@@ -10,12 +10,12 @@ struct ComparisonArguments: ParsableArguments {
     @Option(help: "How pixels are judged (the metrics are listed above).")
     var metric: ComparisonMetric = .yiq(threshold: 0.1)
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3; unused by exact and ae).",
         valueName: "T"))
     var threshold: Double?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277).",
         valueName: "P%"))
     var fuzz: Fuzz = Fuzz(distance: 0)

@@ -73,7 +73,7 @@ struct TuneCommand: AsyncParsableCommand {
     var mustFail: String?
 
     @Option(help: ArgumentHelp(
-        "How far beyond the worst noise to set each threshold: a percentage (10%) or a fraction (0.1).",
+        "How far beyond the worst noise to set each threshold: a percentage (10%) or a fraction (0.1), at most 1000%.",
         valueName: "P%"))
     var safetyMargin = SafetyMargin(fraction: 0.25)
 
@@ -175,12 +175,16 @@ struct SafetyMargin: ExpressibleByArgument {
 
     init(fraction: Double) { self.fraction = fraction }
 
+    /// 1000 %: a wider margin recommends thresholds past every scale's end.
+    static let largest = 10.0
+
     init?(argument: String) {
         let isPercent = argument.hasSuffix("%")
         guard let value = Double(isPercent ? String(argument.dropLast()) : argument), value >= 0, value.isFinite else {
             return nil
         }
         fraction = isPercent ? value / 100 : value
+        guard fraction <= Self.largest else { return nil }
     }
 
     var defaultValueDescription: String {

@@ -1,0 +1,45 @@
+import TestSupport
+import XCTest
+
+/// Any option value, however large, small or odd, ends in a verdict or one error line with
+/// exit 2: never a crash.
+final class OptionValueTests: XCTestCase {
+    func fixture(_ path: String) -> String { SharedData.packageRoot.appendingPathComponent("Fixtures/" + path).path }
+    var reference: String { fixture("login/ref.png") }
+    var actual: String { fixture("login/fail.png") }
+
+    func testHugeThresholdsAndFuzzJudgeInsteadOfCrashing() throws {
+        let diff = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-options-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: diff) }
+        for arguments in [
+            ["--metric", "channel", "--threshold", "1e19"], ["--metric", "cie94", "--threshold", "1e19"],
+            ["--metric", "ciede2000", "--threshold", "1e300"], ["--metric", "structural", "--threshold", "1e300"],
+            ["--metric", "ae", "--fuzz", "1e9%"], ["--metric", "ae", "--fuzz", "1e300"], ["--metric", "ae", "--diff", diff, "--fuzz", "1e9%"],
+        ] {
+            let run = try imgdiff([reference, actual] + arguments)
+            XCTAssertEqual(run.status, 0, "\(arguments): nothing differs past every scale's end; \(run.stderr)")
+        }
+    }
+
+    func testNegativeAndNonNumericValuesAreNamed() throws {
+        for (arguments, message) in [
+            (["--threshold", "-1"], "--threshold must be a number >= 0"),
+            (["--threshold", "nan"], "--threshold must be a number >= 0"),
+            (["--fuzz", "-5%"], "--fuzz"),
+            (["--metric", "yiq", "--threshold", "1e19"], "between 0 and 1"),
+        ] {
+            let run = try imgdiff([reference, actual] + arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")
+        }
+    }
+
+    func testTuneRefusesASafetyMarginPastEveryScale() throws {
+        for margin in ["1e18", "1001%", "-1"] {
+            let run = try imgdiff("tune", fixture("batch/ref"), "--safety-margin=\(margin)")
+            XCTAssertEqual(run.status, 2, margin)
+            XCTAssertTrue(run.stderr.contains("--safety-margin"), "\(margin): \(run.stderr)")
+        }
+    }
+}
