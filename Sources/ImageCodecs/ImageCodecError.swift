@@ -5,6 +5,8 @@
 public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchFile
     case isDirectory
+    /// The path names a FIFO, a device or a socket: imgdiff reads regular files only.
+    case notRegularFile(kind: String)
     case permissionDenied
     case emptyFile
     /// Reading failed for another reason (the system's message).
@@ -35,6 +37,7 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .noSuchFile: "no such file"
         case .isDirectory: "is a directory"
+        case .notRegularFile(let kind): "not a regular file (\(kind)); imgdiff reads image files only"
         case .permissionDenied: "permission denied"
         case .emptyFile: "empty file"
         case .cannotRead(let reason): "cannot read: \(reason)"

@@ -9,11 +9,15 @@ import ImageDiff
 
 /// Reading whole files and writing them atomically.
 public enum ImageFile {
-    /// The bytes of the file at `path`, which may be a pipe or device; at most `maxBytes` of them.
+    /// The bytes of the regular file at `path`; at most `maxBytes` of them.
+    ///
+    /// A FIFO, a device or a socket is refused before anything is read from it, so that
+    /// `/dev/zero` or a pipe nobody writes to cannot stall or flood a run.
     ///
     /// - Throws: ``ImageFileError`` with ``ImageCodecError/noSuchFile``,
-    ///   ``ImageCodecError/isDirectory``, ``ImageCodecError/permissionDenied``,
-    ///   ``ImageCodecError/fileTooLarge(limit:)`` or ``ImageCodecError/cannotRead(_:)``.
+    ///   ``ImageCodecError/isDirectory``, ``ImageCodecError/notRegularFile(kind:)``,
+    ///   ``ImageCodecError/permissionDenied``, ``ImageCodecError/fileTooLarge(limit:)`` or
+    ///   ``ImageCodecError/cannotRead(_:)``.
     public static func read(
         _ path: String, maxBytes: Int = DecodingLimits.default.maxFileSize
     ) throws(ImageFileError) -> [UInt8] {
@@ -28,12 +32,17 @@ public enum ImageFile {
             return ImageFileError(path: path, error: error)
         }
         guard !path.isEmpty else { throw ImageFileError(path: path, error: .noSuchFile) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw failure(EISDIR) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw failure(EISDIR)
+        default: throw ImageFileError(path: path, error: .notRegularFile(kind: fileKind(status.st_mode)))
+        }
         let tooLarge = ImageFileError(path: path, error: .fileTooLarge(limit: maxBytes))
         if Int(status.st_size) > maxBytes { throw tooLarge }
 
@@ -63,19 +72,28 @@ public enum ImageFile {
     }
 
     /// Writes `bytes` to `path` atomically: into a temporary file in the same directory
-    /// (`.NAME.tmp-PID-RANDOM`), renamed over `path` once complete. On failure the temporary
-    /// file is removed and `path` is untouched.
+    /// (`.imgdiff-tmp-PID-RANDOM`), renamed over `path` once complete. On failure the temporary
+    /// file is removed and `path` is untouched. An existing `path` must be a regular file: a
+    /// symbolic link, a device or a FIFO is refused, never replaced.
+    ///
+    /// With `durable`, the file and then its folder are synced to disk before this returns, as
+    /// a reference image deserves: after a power cut the path holds the old bytes or the new.
     ///
     /// - Throws: ``ImageFileError`` with ``ImageCodecError/cannotWrite(_:)``, e.g.
     ///   "out/diff.png: cannot write: no such directory".
-    public static func write(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
-        let temporaryPath = try writeTemporaryFile(bytes, for: path)
-        try moveIntoPlace(temporaryPath, path)
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = false) throws(ImageFileError) {
+        let temporaryPath = try writeTemporaryFile(bytes, for: path, durable: durable)
+        try moveIntoPlace(temporaryPath, path, durable: durable)
     }
 
-    /// Writes `bytes` into a new temporary file beside `path` (`.NAME.tmp-PID-RANDOM`) and
-    /// returns its path; nothing is left behind on failure.
-    static func writeTemporaryFile(_ bytes: [UInt8], for path: String) throws(ImageFileError) -> String {
+    /// The prefix of imgdiff's temporary files, followed by the writer's process ID, `-` and
+    /// random hex digits. Short and fixed, so that a destination name of 255 bytes still has a
+    /// temporary name; recognisable, so that a later run can remove what a killed one left.
+    public static let temporaryPrefix = ".imgdiff-tmp-"
+
+    /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
+    /// left behind on failure.
+    static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {
         let directoryPrefix: Substring
         let name: Substring
         if let slash = path.lastIndex(of: "/") {
@@ -86,12 +104,11 @@ public enum ImageFile {
             name = path[...]
         }
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw writeFailure(EISDIR, path) }
+        try requireReplaceable(path)
 
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let temporaryPath = "\(directoryPrefix).\(name).tmp-\(getpid())-\(suffix)"
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        let temporaryPath = "\(directoryPrefix)\(temporaryPrefix)\(getpid())-\(suffix)"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else { throw writeFailure(errno, path) }
 
         var written = 0
@@ -108,6 +125,7 @@ public enum ImageFile {
                 written += result
             }
         }
+        if durable, writeError == 0, fsync(descriptor) != 0 { writeError = errno }
         if close(descriptor) != 0, writeError == 0 { writeError = errno }
         if writeError != 0 {
             unlink(temporaryPath)
@@ -116,12 +134,52 @@ public enum ImageFile {
         return temporaryPath
     }
 
-    /// Renames a finished temporary file over `path`; removes it if that fails.
-    static func moveIntoPlace(_ temporaryPath: String, _ path: String) throws(ImageFileError) {
+    /// Refuses to replace anything at `path` but a regular file.
+    static func requireReplaceable(_ path: String) throws(ImageFileError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw writeFailure(EISDIR, path)
+        case S_IFLNK:
+            throw ImageFileError(path: path, error: .cannotWrite("is a symbolic link; imgdiff replaces regular files only"))
+        default:
+            throw ImageFileError(
+                path: path, error: .cannotWrite("is \(fileKind(status.st_mode)); imgdiff replaces regular files only"))
+        }
+    }
+
+    /// Renames a finished temporary file over `path`; removes it if that fails. With `durable`,
+    /// syncs the folder so that the rename itself survives a crash.
+    static func moveIntoPlace(_ temporaryPath: String, _ path: String, durable: Bool = false) throws(ImageFileError) {
         if rename(temporaryPath, path) != 0 {
             let code = errno
             unlink(temporaryPath)
             throw writeFailure(code, path)
+        }
+        if durable {
+            let slash = path.lastIndex(of: "/")
+            let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 {
+                let synced = fsync(descriptor) == 0
+                let code = errno
+                close(descriptor)
+                if !synced { throw writeFailure(code, path) }
+            }
+        }
+    }
+
+    /// "a FIFO", "a character device", …: what a non-regular file is, for messages.
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        case S_IFDIR: "a directory"
+        default: "not a regular file"
         }
     }
 
@@ -174,7 +232,7 @@ public enum ImageFile {
     }
 
     /// The system's message for an errno value, starting in lower case.
-    static func systemMessage(_ code: Int32) -> String {
+    public static func systemMessage(_ code: Int32) -> String {
         guard let pointer = strerror(code) else { return "error \(code)" }
         let text = String(cString: pointer)
         guard let first = text.first else { return "error \(code)" }

@@ -76,13 +76,50 @@ struct FileIdentity: Equatable {
     let key: String
 
     init(_ path: String) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            let device = attributes[.systemNumber], let inode = attributes[.systemFileNumber]
-        {
-            key = "\(device):\(inode)"
-        } else {
-            key = url.path
+        var status = stat()
+        key = stat(path, &status) == 0 ? "\(status.st_dev):\(status.st_ino)" : SnapshotFolder.resolved(path)
+    }
+}
+
+/// Checks on the command line as the system passed it, before swift-argument-parser reads it.
+enum RawArguments {
+    /// The arguments after the program name, as bytes.
+    static var current: [[UInt8]] {
+        (1..<Int(CommandLine.argc)).map { index in
+            guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
         }
+    }
+
+    /// Refuses what the parser would misread:
+    /// - an argument that is not UTF-8, which would reach the program with U+FFFD in place of
+    ///   its bytes (and a path would name another file);
+    /// - before `--`, a file name starting with `-`, which would parse as a cluster of short
+    ///   flags (`-shot.png` holds `-h` and printed the help, exit 0).
+    static func check(_ arguments: [[UInt8]]) throws(CommandLineError) {
+        var optionsEnded = false
+        for bytes in arguments {
+            guard let argument = String(validating: bytes, as: UTF8.self) else {
+                throw CommandLineError(
+                    "\(TerminalText.escaped(bytes: bytes)): the argument is not valid UTF-8; imgdiff takes UTF-8 paths only")
+            }
+            if optionsEnded { continue }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if looksLikeFileName(argument) {
+                throw CommandLineError(
+                    "\(argument): a file name that starts with '-' reads as options; write ./\(argument), or put -- before the file names")
+            }
+        }
+    }
+
+    /// `-x.png`, `-dir/x.png`: one dash, then a name with a known image extension or a `/`.
+    static func looksLikeFileName(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 else { return false }
+        if argument.contains("/") { return true }
+        guard let dot = argument.lastIndex(of: ".") else { return false }
+        return SnapshotFolder.imageExtensions.contains(argument[argument.index(after: dot)...].lowercased())
     }
 }

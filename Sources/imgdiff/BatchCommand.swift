@@ -78,21 +78,40 @@ struct BatchCommand: AsyncParsableCommand {
         do {
             throw ExitCode(try await batch())
         } catch let error as CommandLineError {
-            FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode(2)
         }
     }
 
     func batch() async throws(CommandLineError) -> Int32 {
+        try checkFolders()
         let pairing = try FolderPairing(reference: referenceDirectory, new: newDirectory)
-        try prepareOutputDirectory()
+        if pairing.isEmpty {
+            throw CommandLineError("no images in \(referenceDirectory) or \(newDirectory); nothing to compare")
+        }
+        let folder = try ReportFolder(outputDirectory)
+        let report: BatchReport
+        do {
+            report = try await makeReport(pairing, in: folder)
+            try folder.commit()
+        } catch {
+            folder.discard()
+            throw error
+        }
+        printSummary(report)
+        guard approve else { return report.exitCode }
+        return try approveChanges(report)
+    }
+
+    /// Compares every pair and writes the report into the staging folder.
+    func makeReport(_ pairing: FolderPairing, in folder: ReportFolder) async throws(CommandLineError) -> BatchReport {
         let jobCount = jobs ?? defaultJobCount
         // One pair a core: each pair then runs on its worker's thread alone.
         let request = try comparison.request(
             outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores)
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
-            request: request)
+            stagingDirectory: folder.staging, request: request)
         let items = pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
             + pairing.onlyInReference.map(PairJob.Item.onlyReference)
         var progress = ProgressLine(total: items.count, noun: "pairs")
@@ -101,36 +120,34 @@ struct BatchCommand: AsyncParsableCommand {
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
             command: Array(CommandLine.arguments.dropFirst()), records: records)
-        try writeReport(report)
-        printSummary(report)
-        guard approve else { return report.exitCode }
-        return try approveChanges(report)
+        try writeReport(report, into: folder.staging)
+        return report
     }
 
-    /// Creates the report folder; a previous report's `pairs/` is removed first.
-    func prepareOutputDirectory() throws(CommandLineError) {
+    /// Refuses folders that would give a green run for nothing, or nest the outputs: the same
+    /// folder twice, one input inside the other, or a report folder overlapping either.
+    func checkFolders() throws(CommandLineError) {
+        try SnapshotFolder.requireDirectory(referenceDirectory)
+        try SnapshotFolder.requireDirectory(newDirectory)
+        if SnapshotFolder.isSameOrInside(referenceDirectory, newDirectory) && SnapshotFolder.isSameOrInside(newDirectory, referenceDirectory) {
+            throw CommandLineError("\(referenceDirectory) and \(newDirectory) are the same folder; compare the references with another folder")
+        }
+        for (inner, outer) in [(referenceDirectory, newDirectory), (newDirectory, referenceDirectory)]
+        where SnapshotFolder.isSameOrInside(inner, outer) {
+            throw CommandLineError("\(inner) lies inside \(outer), so its images would be listed twice; give two separate folders")
+        }
         for input in [referenceDirectory, newDirectory] {
             if SnapshotFolder.isSameOrInside(outputDirectory, input) || SnapshotFolder.isSameOrInside(input, outputDirectory) {
                 throw CommandLineError("\(outputDirectory): the report folder may not overlap the input folder \(input); choose another --out")
             }
         }
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-            if manager.fileExists(atPath: SnapshotFolder.join(outputDirectory, "report.json")) {
-                let previous = SnapshotFolder.join(outputDirectory, "pairs")
-                if manager.fileExists(atPath: previous) { try manager.removeItem(atPath: previous) }
-            }
-        } catch {
-            throw CommandLineError("\(outputDirectory): cannot create the report folder (\(error.localizedDescription))")
-        }
     }
 
-    func writeReport(_ report: BatchReport) throws(CommandLineError) {
+    func writeReport(_ report: BatchReport, into folder: String) throws(CommandLineError) {
         do {
-            try ImageFile.write(Array(try report.json()), to: SnapshotFolder.join(outputDirectory, "report.json"))
-            try ImageFile.write(Array(JUnitReport.render(report).utf8), to: SnapshotFolder.join(outputDirectory, "junit.xml"))
-            try ImageFile.write(Array(try HTMLReport.render(report).utf8), to: SnapshotFolder.join(outputDirectory, "index.html"))
+            try ImageFile.write(Array(try report.json()), to: SnapshotFolder.join(folder, "report.json"))
+            try ImageFile.write(Array(JUnitReport.render(report).utf8), to: SnapshotFolder.join(folder, "junit.xml"))
+            try ImageFile.write(Array(try HTMLReport.render(report).utf8), to: SnapshotFolder.join(folder, "index.html"))
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)
         } catch {
@@ -143,16 +160,18 @@ struct BatchCommand: AsyncParsableCommand {
             let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             var line = "\(label) \(pair.path)"
             if let metrics = pair.metrics { line += "  " + metrics.result.summary }
-            print(line)
+            Console.line(line)
             if let error = pair.error {
-                FileHandle.standardError.write(Data("imgdiff: error: \(error)\n".utf8))
+                Console.error(error)
             }
         }
         let s = report.summary
-        print("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(outputDirectory, "index.html"))")
+        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(outputDirectory, "index.html"))")
     }
 
-    /// Copies the new images of changed and new pairs over the references.
+    /// Copies the new images of changed and new pairs over the references, each synced to disk
+    /// before the next. Only REF_DIR's own folders are written: a symbolic link inside it, to a
+    /// folder or in place of a reference, is refused rather than written through.
     func approveChanges(_ report: BatchReport) throws(CommandLineError) -> Int32 {
         var failed = report.summary.errors > 0
         for pair in report.pairs where pair.status == .changed || pair.status == .new {
@@ -160,17 +179,22 @@ struct BatchCommand: AsyncParsableCommand {
             let destination = SnapshotFolder.join(referenceDirectory, pair.path)
             do {
                 let bytes = try ImageFile.read(source)
-                let folder = (destination as NSString).deletingLastPathComponent
-                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try ImageFile.write(bytes, to: destination)
-                print("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
+                try SnapshotFolder.createFolders(for: pair.path, under: referenceDirectory)
+                try ImageFile.write(bytes, to: destination, durable: true)
+                Console.line("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
+            } catch let error as ImageFileError {
+                Console.error(error.description)
+                failed = true
+            } catch let error as CommandLineError {
+                Console.error(error.description)
+                failed = true
             } catch {
-                FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+                Console.error("\(destination): \(error)")
                 failed = true
             }
         }
         for path in report.deleted {
-            print("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
+            Console.line("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
         }
         if failed { return 2 }
         return report.deleted.isEmpty ? 0 : 1
@@ -187,7 +211,10 @@ struct PairJob: Sendable {
 
     let referenceDirectory: String
     let newDirectory: String
+    /// The report folder as given: passed pairs link to their inputs relative to it.
     let outputDirectory: String
+    /// Where this run writes the report (see ``ReportFolder``).
+    let stagingDirectory: String
     let request: ComparisonRequest
 
     func process(_ item: Item) -> PairRecord {
@@ -233,7 +260,7 @@ struct PairJob: Sendable {
             for (output, name) in [(ReviewOutput.blend, "blend.png"), (.mask, "mask.png")] {
                 guard let bytes = outcome.outputs[output] else { continue }
                 let relative = folder + "/" + name
-                try ImageFile.write(bytes, to: SnapshotFolder.join(outputDirectory, relative))
+                try ImageFile.write(bytes, to: SnapshotFolder.join(stagingDirectory, relative))
                 if output == .blend { record.outputs.blend = relative } else { record.outputs.mask = relative }
             }
         } catch let error as ImageFileError {
@@ -269,7 +296,7 @@ struct PairJob: Sendable {
     /// `pairs/PATH`, created under the report folder; relative to it.
     func pairFolder(_ path: String) throws(CommandLineError) -> String {
         let folder = "pairs/" + path
-        let absolute = SnapshotFolder.join(outputDirectory, folder)
+        let absolute = SnapshotFolder.join(stagingDirectory, folder)
         do {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
         } catch {
@@ -283,7 +310,7 @@ struct PairJob: Sendable {
     func copy(_ image: EncodedImage, into folder: String, as name: String) throws(ImageFileError) -> String {
         let ext = (image.name as NSString).pathExtension.lowercased()
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
-        try ImageFile.write(image.bytes, to: SnapshotFolder.join(outputDirectory, relative))
+        try ImageFile.write(image.bytes, to: SnapshotFolder.join(stagingDirectory, relative))
         return relative
     }
 }

@@ -91,14 +91,16 @@ struct BatchReport: Encodable, Sendable {
     let new: [String]
     let deleted: [String]
     let errors: [String]
-    /// Every pair, failures first (error, changed, new, deleted, passed), then by path.
+    /// Every pair, failures first (error, changed, new, deleted, passed), then by path (bytewise).
     let pairs: [PairRecord]
 
     init(referenceDirectory: String, newDirectory: String, command: [String], records: [PairRecord]) {
         self.referenceDirectory = referenceDirectory
         self.newDirectory = newDirectory
         self.command = command
-        let ordered = records.sorted { ($0.status.rank, $0.path) < ($1.status.rank, $1.path) }
+        let ordered = records.sorted {
+            $0.status.rank != $1.status.rank ? $0.status.rank < $1.status.rank : $0.path.precedesBytewise($1.path)
+        }
         func paths(_ status: PairStatus) -> [String] { ordered.filter { $0.status == status }.map(\.path) }
         changed = paths(.changed)
         passed = paths(.passed)

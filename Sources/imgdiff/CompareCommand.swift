@@ -61,7 +61,7 @@ struct CompareCommand: ParsableCommand {
         do {
             throw ExitCode(try compare())
         } catch let error as CommandLineError {
-            FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode(2)
         }
     }
@@ -86,7 +86,7 @@ struct CompareCommand: ParsableCommand {
         let report = Report(
             reference: reference, actual: actual, outcome: outcome,
             outputs: Report.Outputs(blend: written[.blend], diff: written[.difference], mask: written[.mask]))
-        print(json ? report.json() : report.line())
+        if json { print(report.json()) } else { Console.line(report.line()) }
         return report.match ? 0 : 1
     }
 }

@@ -9,7 +9,10 @@ import Foundation
 /// `deleted`, `passed`; views are `side`, `blend`, `mask`, `slider`, `onion`.
 enum HTMLReport {
     static func render(_ report: BatchReport) throws -> String {
+        // "<" only occurs inside JSON strings, where \u003C reads the same: no file name can
+        // end the script element early.
         let data = String(decoding: try report.json(pretty: false), as: UTF8.self)
+            .replacingOccurrences(of: "<", with: "\\u003C")
             .replacingOccurrences(of: "<", with: "\\u003c")
         let title = escape("imgdiff: \(report.newDirectory) vs \(report.referenceDirectory)")
         let parts = template.components(separatedBy: "{{DATA}}")
@@ -138,8 +141,14 @@ enum HTMLReport {
             state.view = VIEWS[view] ? view : "side";
           }
 
+          // A relative path as a URL: each segment percent-encoded, so that "#", "%", "?", a tab
+          // or a newline in a file name stays part of the name.
+          function fileURL(path) {
+            return path.split("/").map(function (part) { return part === ".." ? part : encodeURIComponent(part); }).join("/");
+          }
+
           function image(src, alt, size, className) {
-            var img = el("img", { src: src, alt: alt, loading: "lazy", decoding: "async", "class": className,
+            var img = el("img", { src: fileURL(src), alt: alt, loading: "lazy", decoding: "async", "class": className,
                                   width: size && size.width, height: size && size.height });
             img.addEventListener("load", function () {
               img.dataset.loaded = "true";

@@ -21,19 +21,23 @@ struct ImgDiff: AsyncParsableCommand {
     static func main() async {
         MemoryReuse.keepFreedImageBuffers()
         do {
+            try RawArguments.check(RawArguments.current)
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+        } catch let error as CommandLineError {
+            Console.error(error.description)
+            Foundation.exit(2)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             let message = ImgDiff.message(for: error).split(separator: "\n")
                 .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-            FileHandle.standardError.write(Data("imgdiff: error: \(message) (see 'imgdiff --help')\n".utf8))
+            Console.error("\(message) (see 'imgdiff --help')")
             Foundation.exit(2)
         }
     }

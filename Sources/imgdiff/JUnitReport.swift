@@ -59,7 +59,9 @@ enum JUnitReport {
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-    /// Escapes text for attributes and content; drops characters XML 1.0 cannot hold.
+    /// Escapes text for attributes and content. Characters XML 1.0 cannot hold (control
+    /// characters in a file name) are written as `\u{1B}`, so
+    /// that two such names stay two.
     static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
@@ -73,7 +75,10 @@ enum JUnitReport {
             case "\n": escaped += keepingNewlines ? "\n" : "&#10;"
             case "\t", "\r": escaped += "&#\(scalar.value);"
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                    continue
+                }
                 escaped.unicodeScalars.append(scalar)
             }
         }

@@ -1,20 +1,36 @@
 import Foundation
+import ImageCodecs
 
 /// Two folders of snapshots, paired by relative path.
+///
+/// Paths pair by their exact bytes: `résumé.png` composed (NFC) and decomposed (NFD) are two
+/// files on Linux, so they are two pairs here, never one.
 struct FolderPairing: Sendable {
-    /// Relative paths present in both folders, sorted.
+    /// Relative paths present in both folders, in byte order.
     let common: [String]
-    /// Relative paths only in the reference folder, sorted.
+    /// Relative paths only in the reference folder, in byte order.
     let onlyInReference: [String]
-    /// Relative paths only in the new folder, sorted.
+    /// Relative paths only in the new folder, in byte order.
     let onlyInNew: [String]
 
     init(reference: String, new: String) throws(CommandLineError) {
-        let referenceFiles = Set(try SnapshotFolder.imageFiles(under: reference))
-        let newFiles = Set(try SnapshotFolder.imageFiles(under: new))
-        common = referenceFiles.intersection(newFiles).sorted()
-        onlyInReference = referenceFiles.subtracting(newFiles).sorted()
-        onlyInNew = newFiles.subtracting(referenceFiles).sorted()
+        let referenceFiles = try SnapshotFolder.imageFiles(under: reference)
+        let newFiles = try SnapshotFolder.imageFiles(under: new)
+        let referenceKeys = Set(referenceFiles.map { Array($0.utf8) })
+        let newKeys = Set(newFiles.map { Array($0.utf8) })
+        common = referenceFiles.filter { newKeys.contains(Array($0.utf8)) }
+        onlyInReference = referenceFiles.filter { !newKeys.contains(Array($0.utf8)) }
+        onlyInNew = newFiles.filter { !referenceKeys.contains(Array($0.utf8)) }
+    }
+
+    var isEmpty: Bool { common.isEmpty && onlyInReference.isEmpty && onlyInNew.isEmpty }
+}
+
+extension String {
+    /// Whether `self` sorts before `other` by UTF-8 bytes: a total order that, unlike `<`,
+    /// tells canonically equivalent spellings apart.
+    func precedesBytewise(_ other: String) -> Bool {
+        utf8.lexicographicallyPrecedes(other.utf8)
     }
 }
 
@@ -25,33 +41,126 @@ enum SnapshotFolder {
         "png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp", "ppm", "pgm", "pnm",
     ]
 
-    /// Relative paths of the image files under `directory`, recursively, sorted. Hidden files
-    /// and folders (".name") are skipped; symbolic links are followed for files only.
+    /// Relative paths of the image files under `directory`, recursively, in byte order.
+    ///
+    /// The folder may be given through a symbolic link, with a trailing `/` or `/.`. Hidden
+    /// files and folders (".name") are skipped, except that imgdiff's own temporary files left
+    /// by a killed run are removed. Symbolic links are followed, to files and to folders (a
+    /// link back to a folder being listed is not followed again). Nothing else is skipped: an
+    /// image-named entry that is not a readable regular file is listed, so that reading it
+    /// reports the problem, and a folder that cannot be read, or a name that is not UTF-8,
+    /// stops the listing with an error naming it.
     static func imageFiles(under directory: String) throws(CommandLineError) -> [String] {
         try requireDirectory(directory)
-        let root = URL(fileURLWithPath: directory, isDirectory: true)
-        guard let enumerator = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { throw CommandLineError("\(directory): cannot list the folder") }
-        let prefix = root.standardizedFileURL.path.count + 1
         var files: [String] = []
-        for case let url as URL in enumerator {
-            guard imageExtensions.contains(url.pathExtension.lowercased()),
-                (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
-            else { continue }
-            let path = url.standardizedFileURL.path
-            guard path.count > prefix else { continue }
-            files.append(String(path.dropFirst(prefix)))
+        try walk(folder: directory, relative: "", ancestors: [], into: &files)
+        return files.sorted { $0.precedesBytewise($1) }
+    }
+
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    private static func walk(
+        folder: String, relative: String, ancestors: Set<FileIdentity>, into files: inout [String]
+    ) throws(CommandLineError) {
+        guard let stream = opendir(folder) else {
+            throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))")
         }
-        return files.sorted()
+        defer { closedir(stream) }
+        var folderStatus = stat()
+        guard fstat(dirfd(stream), &folderStatus) == 0 else {
+            throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))")
+        }
+        let ancestors = ancestors.union([FileIdentity(device: UInt64(folderStatus.st_dev), inode: UInt64(folderStatus.st_ino))])
+        var subfolders: [(name: String, identity: FileIdentity)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))") }
+                break
+            }
+            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard let first = nameBytes.first else { continue }
+            if first == UInt8(ascii: ".") {
+                if nameBytes.starts(with: Array(ImageFile.temporaryPrefix.utf8)) {
+                    removeStaleTemporaryFile(named: nameBytes, in: stream)
+                }
+                continue
+            }
+            var status = stat()
+            let statResult = nameBytes.withUnsafeBufferPointer { buffer in
+                (buffer.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+                    fstatat(dirfd(stream), $0.baseAddress!, &status, 0)
+                }
+            }
+            let isFolder = statResult == 0 && status.st_mode & S_IFMT == S_IFDIR
+            guard isFolder || hasImageExtension(nameBytes) else { continue }
+            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                let shown = TerminalText.escaped(bytes: nameBytes)
+                throw CommandLineError(
+                    "\(join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
+            }
+            if isFolder {
+                let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                if !ancestors.contains(identity) { subfolders.append((name, identity)) }
+            } else {
+                files.append(relative + name)
+            }
+        }
+        for subfolder in subfolders {
+            try walk(
+                folder: join(folder, subfolder.name), relative: relative + subfolder.name + "/",
+                ancestors: ancestors, into: &files)
+        }
+    }
+
+    private static func hasImageExtension(_ name: [UInt8]) -> Bool {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
+        let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+        return imageExtensions.contains(ext)
+    }
+
+    /// Removes `.imgdiff-tmp-PID-…` if process PID no longer runs: the leftover of a run that
+    /// was killed while writing. A live run's files are left alone.
+    private static func removeStaleTemporaryFile(named name: [UInt8], in stream: OpaquePointer) {
+        let rest = name.dropFirst(ImageFile.temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
+        guard let pid = Int32(String(decoding: rest, as: UTF8.self)), pid > 0 else { return }
+        if kill(pid, 0) == 0 || errno != ESRCH { return }
+        (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+            _ = unlinkat(dirfd(stream), $0.baseAddress!, 0)
+        }
     }
 
     static func requireDirectory(_ path: String) throws(CommandLineError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandLineError("\(path): no such directory")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            throw CommandLineError("\(path): " + (code == ENOENT ? "no such directory" : ImageFile.systemMessage(code)))
         }
-        guard isDirectory.boolValue else { throw CommandLineError("\(path): not a directory") }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw CommandLineError("\(path): not a directory") }
+    }
+
+    /// Creates the folders between `root` and the file `relative`, one at a time. A component
+    /// that is a symbolic link or a file is refused: a write under `root` stays inside it.
+    static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
+        var folder = root
+        for component in relative.split(separator: "/").dropLast() {
+            folder = join(folder, String(component))
+            var status = stat()
+            if lstat(folder, &status) == 0 {
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: continue
+                case S_IFLNK:
+                    throw CommandLineError("\(folder): is a symbolic link; imgdiff writes only inside \(root)'s own folders")
+                default: throw CommandLineError("\(folder): not a folder")
+                }
+            }
+            if mkdir(folder, 0o777) != 0, errno != EEXIST {
+                throw CommandLineError("\(folder): cannot create the folder (\(ImageFile.systemMessage(errno)))")
+            }
+        }
     }
 
     /// `base/relative`, without doubling a trailing slash.
@@ -59,14 +168,37 @@ enum SnapshotFolder {
         base.hasSuffix("/") ? base + relative : base + "/" + relative
     }
 
-    /// Whether `inner` is `outer` or lies inside it (after resolving both).
+    /// Whether `inner` is `outer` or lies inside it, after resolving both (see ``resolved(_:)``).
     static func isSameOrInside(_ inner: String, _ outer: String) -> Bool {
         let innerPath = resolved(inner), outerPath = resolved(outer)
-        return innerPath == outerPath || innerPath.hasPrefix(outerPath.hasSuffix("/") ? outerPath : outerPath + "/")
+        let outerFolder = outerPath.hasSuffix("/") ? outerPath : outerPath + "/"
+        return innerPath.utf8.elementsEqual(outerPath.utf8) || innerPath.utf8.starts(with: outerFolder.utf8)
     }
 
+    /// The absolute path of `path` with every symbolic link resolved, also when its last
+    /// components do not exist yet: the longest existing prefix is resolved by the system, and
+    /// the rest appended.
     static func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute
+        var missing: [String] = []
+        while true {
+            if let real = realpath(existing, nil) {
+                defer { free(real) }
+                var result = String(cString: real)
+                for component in missing.reversed() {
+                    switch component {
+                    case "", ".": continue
+                    case "..": result = (result as NSString).deletingLastPathComponent
+                    default: result = join(result, component)
+                    }
+                }
+                return result
+            }
+            guard let slash = existing.lastIndex(of: "/"), existing != "/" else { return absolute }
+            missing.append(String(existing[existing.index(after: slash)...]))
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
     }
 
     /// The path of `target` relative to the folder `base`, both resolved, with `../` as needed.
@@ -74,7 +206,7 @@ enum SnapshotFolder {
         let targetParts = resolved(target).split(separator: "/")
         let baseParts = resolved(base).split(separator: "/")
         var shared = 0
-        while shared < min(targetParts.count, baseParts.count), targetParts[shared] == baseParts[shared] {
+        while shared < min(targetParts.count, baseParts.count), targetParts[shared].utf8.elementsEqual(baseParts[shared].utf8) {
             shared += 1
         }
         let up = Array(repeating: "..", count: baseParts.count - shared)

@@ -94,7 +94,7 @@ struct TuneCommand: AsyncParsableCommand {
         do {
             throw ExitCode(try await tune())
         } catch let error as CommandLineError {
-            FileHandle.standardError.write(Data("imgdiff: error: \(error.description)\n".utf8))
+            Console.error(error.description)
             throw ExitCode(2)
         }
     }
@@ -165,7 +165,7 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func warn(_ message: String) {
-        FileHandle.standardError.write(Data("imgdiff: warning: \(message)\n".utf8))
+        Console.warning(message)
     }
 }
 

@@ -118,11 +118,24 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(image.size, ImageSize(width: 3446, height: 10728))
     }
 
-    /// Streams are cut off at the file size limit instead of filling memory.
-    func testEndlessStreamStopsAtTheFileSizeLimit() throws {
+    /// A device is refused before anything is read from it: `/dev/zero` would never end.
+    func testDeviceIsRefusedBeforeReading() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: "/dev/zero"))
-        XCTAssertThrowsError(try ImageDecoder.decode(contentsOf: "/dev/zero", limits: DecodingLimits(maxFileSize: 1 << 20))) {
-            XCTAssertEqual($0 as? ImageFileError, ImageFileError(path: "/dev/zero", error: .fileTooLarge(limit: 1 << 20)))
+        XCTAssertThrowsError(try ImageDecoder.decode(contentsOf: "/dev/zero")) {
+            XCTAssertEqual(
+                $0 as? ImageFileError, ImageFileError(path: "/dev/zero", error: .notRegularFile(kind: "a character device")))
+        }
+    }
+
+    /// A FIFO that no one writes to is refused at once; opening it must not wait for a writer.
+    func testFIFOIsRefusedWithoutBlocking() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("pipe.png").path
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        XCTAssertThrowsError(try ImageDecoder.decode(contentsOf: path)) {
+            XCTAssertEqual($0 as? ImageFileError, ImageFileError(path: path, error: .notRegularFile(kind: "a FIFO")))
         }
     }
 

@@ -114,7 +114,9 @@ final class BatchTests: XCTestCase {
     }
 
     func testIdenticalFoldersExitZero() throws {
-        let run = try imgdiff("batch", reference, reference, "--out", out)
+        let copy = work.appendingPathComponent("copy").path
+        try FileManager.default.copyItem(atPath: reference, toPath: copy)
+        let run = try imgdiff("batch", reference, copy, "--out", out)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertEqual((try json()["passed"] as? [String])?.count, 5)
     }

@@ -1,0 +1,134 @@
+import Foundation
+import ImageCodecs
+
+/// The report folder of a batch, built aside and swapped in whole.
+///
+/// Every file of a report is written into a staging folder beside `--out`
+/// (`.imgdiff-tmp-PID-RANDOM`). Only once the whole report is written does the staging folder
+/// take `--out`'s place, in one exchange of the two names. A run that fails, runs out of disk
+/// or is killed leaves the previous report as it was: never a new `report.json` beside an old
+/// `index.html`. Two runs on one `--out` each build their own and the later swap wins. A
+/// staging folder left by a killed run is removed by the next run on the same `--out`.
+struct ReportFolder {
+    /// The report's place, as given.
+    let destination: String
+    /// Where this run writes it.
+    let staging: String
+
+    /// Checks `destination` and creates the staging folder beside it.
+    ///
+    /// `destination` may be missing, empty or hold an earlier report (`index.html`,
+    /// `report.json`, `junit.xml`, `pairs/`); a folder holding anything else is refused, since
+    /// the swap replaces it whole.
+    init(_ destination: String) throws(CommandLineError) {
+        self.destination = destination
+        let trimmed = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+        let parent = (trimmed as NSString).deletingLastPathComponent
+        let parentFolder = parent.isEmpty ? "." : parent
+        try Self.requireReplaceable(destination)
+        do {
+            try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandLineError("\(parentFolder): cannot create the folder (\(Self.reason(error)))")
+        }
+        Self.removeAbandonedStagingFolders(in: parentFolder)
+        let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        staging = SnapshotFolder.join(parentFolder, name)
+        guard mkdir(staging, 0o777) == 0 else {
+            throw CommandLineError("\(destination): cannot create the report folder (\(ImageFile.systemMessage(errno)))")
+        }
+    }
+
+    /// The names an imgdiff report folder holds.
+    static let reportEntries: Set<String> = ["index.html", "report.json", "junit.xml", "pairs"]
+
+    private static func requireReplaceable(_ destination: String) throws(CommandLineError) {
+        var status = stat()
+        guard lstat(destination, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw CommandLineError("\(destination): is a symbolic link; give the report folder's real path")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw CommandLineError("\(destination): not a folder; choose another --out")
+        }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: destination)
+        } catch {
+            throw CommandLineError("\(destination): cannot read the folder (\(reason(error)))")
+        }
+        if let foreign = entries.sorted().first(where: { !reportEntries.contains($0) }) {
+            throw CommandLineError(
+                "\(destination): holds \(foreign), which is not part of an imgdiff report, and the new report replaces the folder whole; choose another --out")
+        }
+    }
+
+    /// Staging folders of runs that no longer exist.
+    private static func removeAbandonedStagingFolders(in parent: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix(ImageFile.temporaryPrefix) {
+            let pidText = name.dropFirst(ImageFile.temporaryPrefix.count).prefix { $0 != "-" }
+            guard let pid = Int32(pidText), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = SnapshotFolder.join(parent, name)
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Puts the finished report in place of `destination`, and removes the one it replaced.
+    func commit() throws(CommandLineError) {
+        if rename(staging, destination) == 0 { return }
+        guard errno == EEXIST || errno == ENOTEMPTY else { return try failed(errno) }
+        if renameExchange(staging, destination) != 0 {
+            // A file system without RENAME_EXCHANGE: move the old report aside first.
+            let aside = staging + "-old"
+            guard rename(destination, aside) == 0 else { return try failed(errno) }
+            guard rename(staging, destination) == 0 else {
+                let code = errno
+                _ = rename(aside, destination)
+                return try failed(code)
+            }
+            try? FileManager.default.removeItem(atPath: aside)
+            return
+        }
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    /// Removes the staging folder; the previous report stays.
+    func discard() {
+        try? FileManager.default.removeItem(atPath: staging)
+    }
+
+    private func failed(_ code: Int32) throws(CommandLineError) {
+        discard()
+        throw CommandLineError("\(destination): cannot put the report in place (\(ImageFile.systemMessage(code)))")
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let code = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, code.domain == NSPOSIXErrorDomain {
+            return ImageFile.systemMessage(Int32(code.code))
+        }
+        return error.localizedDescription
+    }
+}
+
+/// Swaps two paths atomically (Linux `renameat2` with `RENAME_EXCHANGE`); -1 where unsupported.
+private func renameExchange(_ first: String, _ second: String) -> Int32 {
+    #if os(Linux)
+    return linuxRenameat2(atCurrentDirectory, first, atCurrentDirectory, second, renameExchangeFlag)
+    #else
+    errno = ENOTSUP
+    return -1
+    #endif
+}
+
+#if os(Linux)
+// <stdio.h> declares renameat2 only under _GNU_SOURCE, which the Glibc module does not set.
+private let atCurrentDirectory: Int32 = -100
+private let renameExchangeFlag: UInt32 = 2
+@_silgen_name("renameat2")
+private func linuxRenameat2(
+    _ oldFolder: Int32, _ oldPath: UnsafePointer<CChar>, _ newFolder: Int32, _ newPath: UnsafePointer<CChar>,
+    _ flags: UInt32) -> Int32
+#endif
