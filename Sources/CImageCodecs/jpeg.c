@@ -52,9 +52,10 @@ static void check_scan_count(j_common_ptr cinfo) {
     }
 }
 
-/* Warnings are ignored, except running out of data: libjpeg would pad the image with grey. */
+/* Warnings are ignored, except running out of data, at the end of the file or of a segment (a
+ * marker where entropy-coded data should go on): libjpeg would pad the image with grey. */
 static void on_message(j_common_ptr cinfo, int level) {
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) fail(cinfo);
+    if (level < 0 && (cinfo->err->msg_code == JWRN_JPEG_EOF || cinfo->err->msg_code == JWRN_HIT_MARKER)) fail(cinfo);
 }
 
 /* The whole-image coefficient buffers a multi-scan (progressive) JPEG needs: 64 coefficients of

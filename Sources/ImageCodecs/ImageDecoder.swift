@@ -105,6 +105,36 @@ package enum ContainerFormat: Equatable {
         }
         return ImageSize(width: bigEndian(at: 16), height: bigEndian(at: 20))
     }
+
+    /// The size and the decoded bytes per pixel a PNG's or a JPEG's header declares,
+    /// unchecked: enough to budget memory before decoding. Nil for other formats, or when no
+    /// header is found.
+    package static func declaredDecodedSize(_ bytes: [UInt8]) -> (size: ImageSize, bytesPerPixel: Int)? {
+        if let size = declaredPNGSize(bytes) {
+            let sixteenBit = bytes.count > 24 && bytes[24] == 16
+            return (size, DecodingLimits.decodedBytesPerPixel(sixteenBit: sixteenBit))
+        }
+        guard bytes.starts(with: jpegSignature) else { return nil }
+        var offset = 2
+        while offset + 9 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            let isStartOfFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+            if isStartOfFrame {
+                let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+                let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+                return (ImageSize(width: width, height: height), DecodingLimits.decodedBytesPerPixel(sixteenBit: false))
+            }
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2 else { return nil }
+            offset += 2 + length
+        }
+        return nil
+    }
 }
 
 extension DecodingLimits {

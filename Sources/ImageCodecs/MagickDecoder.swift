@@ -77,6 +77,7 @@ enum MagickDecoder {
             try limits.check(
                 width: pingedWidth, height: pingedHeight,
                 bytesPerPixel: cacheBytesPerPixel + DecodingLimits.decodedBytesPerPixel(sixteenBit: false))
+            try checkPolicyAllows(width: pingedWidth, height: pingedHeight)
 
             guard let wand = cic_magick_new_wand() else { throw .corruptImage(format: format, message: "out of memory") }
             defer { cic_magick_destroy_wand(wand) }
@@ -133,6 +134,23 @@ enum MagickDecoder {
         }
         cic_magick_set_first_iterator(wand)
         return (Int(clamping: cic_magick_get_image_width(wand)), Int(clamping: cic_magick_get_image_height(wand)))
+    }
+
+    /// ImageMagick keeps its policy.xml's limits whatever a program asks for: an image within our
+    /// limits but beyond those fails deep in ImageMagick as "memory allocation failed". Checked
+    /// after ``applyResourceLimits(_:)``, from the limits in force, to say so instead.
+    private static func checkPolicyAllows(width: Int, height: Int) throws(ImageCodecError) {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        let checks: [(Int32, String, Int)] = [
+            (Int32(CIC_MAGICK_WIDTH_RESOURCE), "width", width), (Int32(CIC_MAGICK_HEIGHT_RESOURCE), "height", height),
+            (Int32(CIC_MAGICK_AREA_RESOURCE), "area", pixels.overflow ? Int.max : pixels.partialValue),
+        ]
+        for (resource, name, value) in checks {
+            let limit = cic_magick_get_resource_limit(resource)
+            if limit < UInt64.max, UInt64(value) > limit {
+                throw .imageMagickPolicy(resource: name, limit: Int(clamping: limit), width: width, height: height)
+            }
+        }
     }
 
     /// ImageMagick's limits that the decoder sets.

@@ -32,6 +32,9 @@ public enum Pipeline {
         {
             return outcome
         }
+        if let needed = wholeImageMemory(reference, actual), needed > request.limits.maxMemory {
+            throw ImageFileError(path: actual.name, error: .pairExceedsMemory(needed: needed, limit: request.limits.maxMemory))
+        }
         let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
         do {
             return try compare(referenceImage, actualImage, request: request)
@@ -77,6 +80,19 @@ public enum Pipeline {
             files[output] = try ReviewRenderer.encode(output, reference: reference, actual: actual, result: result, request: request)
         }
         return files
+    }
+
+    /// About the most memory the whole-image route takes for the pair, from the sizes the files
+    /// declare: both images decoded, a mask byte and a rendered RGBA pixel per pixel of the
+    /// larger. Nil when a file's header does not say (formats ImageMagick decodes); each decode
+    /// is then held to the limits on its own.
+    public static func wholeImageMemory(_ reference: EncodedImage, _ actual: EncodedImage) -> Int? {
+        guard let first = ContainerFormat.declaredDecodedSize(reference.bytes),
+            let second = ContainerFormat.declaredDecodedSize(actual.bytes)
+        else { return nil }
+        let pixels = [first, second].map { Double($0.size.width) * Double($0.size.height) }
+        let total = pixels[0] * Double(first.bytesPerPixel) + pixels[1] * Double(second.bytesPerPixel) + 5 * max(pixels[0], pixels[1])
+        return Int(min(total, Double(Int.max / 2)))
     }
 
     /// Decodes both images, on two threads with ``Parallelism/allCores``.

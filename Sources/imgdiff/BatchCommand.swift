@@ -111,7 +111,7 @@ struct BatchCommand: AsyncParsableCommand {
             outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores)
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
-            stagingDirectory: folder.staging, request: request)
+            stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory))
         let items = pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
             + pairing.onlyInReference.map(PairJob.Item.onlyReference)
         var progress = ProgressLine(total: items.count, noun: "pairs")
@@ -216,6 +216,8 @@ struct PairJob: Sendable {
     /// Where this run writes the report (see ``ReportFolder``).
     let stagingDirectory: String
     let request: ComparisonRequest
+    /// Shared by the workers: `--max-memory` for the whole batch.
+    let memory: MemoryBudget
 
     func process(_ item: Item) -> PairRecord {
         let clock = ContinuousClock()
@@ -241,7 +243,10 @@ struct PairJob: Sendable {
         do throws(ImageFileError) {
             reference = try EncodedImage(contentsOf: referenceFile, limits: request.limits)
             actual = try EncodedImage(contentsOf: newFile, limits: request.limits)
-            outcome = try Pipeline.compare(reference, actual, request: request)
+            let estimate = Pipeline.wholeImageMemory(reference, actual) ?? 0
+            outcome = try memory.withReservation(estimate) { () throws(ImageFileError) in
+                try Pipeline.compare(reference, actual, request: request)
+            }
         } catch {
             return failure(error.description)
         }
