@@ -65,6 +65,10 @@ public struct TunedSetting: Sendable, Equatable, Codable {
     public var noiseLimit: Double?
     /// The noise pair that sets ``noiseLimit``.
     public var limitingNoisePair: String?
+    /// The score of the noise pair after ``limitingNoisePair``, when the limiting pair's is more
+    /// than ``Tuning/outlierFactor`` times it: that one pair alone sets the tolerance, and may
+    /// hold a real change rather than noise.
+    public var nextNoiseLimit: Double?
     /// The recommended threshold (all modes but swift-snapshot-testing).
     public var threshold: Double?
     /// The recommended `precision` and `perceptualPrecision` (swift-snapshot-testing mode).
@@ -112,6 +116,10 @@ public struct TuningReport: Sendable, Equatable, Codable {
 /// percentile leaves out. When that does not separate the must-fail pairs, the other grid
 /// values are tried and the widest margin wins.
 public enum Tuning {
+    /// How far the worst noise pair must stand above the next for ``TunedSetting/nextNoiseLimit``
+    /// to flag it.
+    public static let outlierFactor = 3.0
+
     public static func recommend(
         noise: [TuningSample], mustFail: [TuningSample] = [], safetyMargin: Double = 0.25
     ) -> TuningReport {
@@ -190,7 +198,7 @@ public enum Tuning {
         let scores = Scores(noise: noise, mustFail: mustFail, score: { share($0.profile) })
         var setting = TunedSetting(
             mode: .snapshotTesting, passesAllNoise: false, noiseLimit: finite(scores.noiseLimit),
-            limitingNoisePair: scores.limitingNoisePair, cliArguments: [])
+            limitingNoisePair: scores.limitingNoisePair, nextNoiseLimit: scores.nextNoiseLimitIfOutlier, cliArguments: [])
         guard scores.noiseLimit.isFinite else {
             if !mustFail.isEmpty { setting.separation = scores.separation(separates: false) }
             return setting
@@ -271,6 +279,16 @@ struct Scores {
     var noiseLimit: Double { noise.map(\.score).max() ?? 0 }
     var limitingNoisePair: String? { noise.max { $0.score < $1.score }?.name }
     var changeLimit: Double? { changes.map(\.score).min() }
+
+    /// The second-worst noise score, when the worst is finite and more than
+    /// ``Tuning/outlierFactor`` times it (and it is above zero).
+    var nextNoiseLimitIfOutlier: Double? {
+        let sorted = noise.map(\.score).sorted(by: >)
+        guard sorted.count >= 2, sorted[0].isFinite, sorted[1] > 0, sorted[0] > Tuning.outlierFactor * sorted[1] else {
+            return nil
+        }
+        return sorted[1]
+    }
 
     func separation(separates: Bool) -> Separation {
         let weakest = changes.min { $0.score < $1.score }
@@ -355,7 +373,7 @@ struct ThresholdRule {
         let noiseLimit = scores.noiseLimit
         var setting = TunedSetting(
             mode: mode, passesAllNoise: false, noiseLimit: Tuning.finite(noiseLimit),
-            limitingNoisePair: scores.limitingNoisePair, cliArguments: [])
+            limitingNoisePair: scores.limitingNoisePair, nextNoiseLimit: scores.nextNoiseLimitIfOutlier, cliArguments: [])
         if !mustFail.isEmpty { setting.separation = scores.separation(separates: false) }
         guard noiseLimit <= maximum else { return setting }
 

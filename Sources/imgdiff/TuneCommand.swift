@@ -115,6 +115,7 @@ struct TuneCommand: AsyncParsableCommand {
         let output = TuneOutput(
             noiseDirectory: noiseDirectory, mustFailDirectory: mustFail, noise: noise, mustFail: changes, report: report)
         print(json ? try output.json() : output.text())
+        if let chosen = report.recommendedSetting, let warning = TuneOutput.outlierWarning(chosen) { warn(warning) }
         if report.recommended == nil { return 1 }
         return report.separates == false ? 1 : 0
     }
@@ -353,6 +354,16 @@ struct TuneOutput: Encodable {
             lines.append("  " + line + note)
         }
         return lines
+    }
+
+    /// When one noise pair sets the setting's tolerance alone, far above the rest: a pair that
+    /// may hold a real change, which would make the advice pass real changes.
+    static func outlierWarning(_ setting: TunedSetting) -> String? {
+        guard let next = setting.nextNoiseLimit, let limit = setting.noiseLimit, let pair = setting.limitingNoisePair else {
+            return nil
+        }
+        let format = { (value: Double) in String(format: "%.4g", value) }
+        return "\(pair) alone sets the \(setting.mode.rawValue) tolerance: it needs \(format(limit)), over \(Int(Tuning.outlierFactor))x the next noise pair's \(format(next)); if it holds a real change, move it out of the noise folder (or into --must-fail)"
     }
 
     func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
