@@ -30,7 +30,7 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
     case fileTooLarge(limit: Int)
     /// The image is within imgdiff's limits but beyond ImageMagick's own policy (its policy.xml),
     /// which a program cannot raise.
-    case imageMagickPolicy(resource: String, limit: Int, width: Int, height: Int)
+    case imageMagickPolicy(policy: String, width: Int?, height: Int?)
     /// Comparing the pair whole would need about `needed` bytes (both images decoded, the mask
     /// and a rendered output), more than ``DecodingLimits/maxMemory``.
     case pairExceedsMemory(needed: Int, limit: Int)
@@ -56,8 +56,9 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
         case .tooLarge(let width, let height, let limit): Self.describeTooLarge(width, height, limit)
         case .fileTooLarge(let limit):
             "file is larger than the limit of \(formatByteCount(limit)); raise it with --max-file-size"
-        case .imageMagickPolicy(let resource, let limit, let width, let height):
-            "image is \(width)x\(height), beyond ImageMagick's security policy (its \(resource) limit is \(limit)), which imgdiff cannot raise; raise it in ImageMagick's policy.xml ('convert -list policy' shows which file), or convert the image to PNG"
+        case .imageMagickPolicy(let policy, let width, let height):
+            (width.flatMap { w in height.map { "image is \(w)x\($0), " } } ?? "")
+                + "beyond what ImageMagick's security policy allows (\(policy)), which imgdiff cannot raise; raise it in ImageMagick's policy.xml ('convert -list policy' shows which file), or convert the image to PNG"
         case .pairExceedsMemory(let needed, let limit):
             "comparing this pair whole needs about \((needed + (1 << 20) - 1) >> 20) MiB (both images decoded), more than the memory limit of \(formatByteCount(limit)); raise it with --max-memory"
         case .cannotEncode(let message): "cannot encode PNG: \(message)"

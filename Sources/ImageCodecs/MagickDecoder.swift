@@ -130,7 +130,12 @@ enum MagickDecoder {
         pinCoder(wand, format: format)
         guard cic_magick_ping_image_blob(wand, base, bytes.count) == CIC_MAGICK_TRUE else {
             var severity: Int32 = 0
-            throw .corruptImage(format: format, message: cleaned(takeString(cic_magick_get_exception(wand, &severity))))
+            let message = cleaned(takeString(cic_magick_get_exception(wand, &severity)))
+            // ImageMagick refuses a size beyond its policy already here, as an allocation failure.
+            if message.contains("memory allocation failed") || message.contains("exceeds limit") {
+                throw .imageMagickPolicy(policy: policyLimits.description, width: nil, height: nil)
+            }
+            throw .corruptImage(format: format, message: message)
         }
         cic_magick_set_first_iterator(wand)
         return (Int(clamping: cic_magick_get_image_width(wand)), Int(clamping: cic_magick_get_image_height(wand)))
@@ -141,16 +146,18 @@ enum MagickDecoder {
     /// after ``applyResourceLimits(_:)``, from the limits in force, to say so instead.
     private static func checkPolicyAllows(width: Int, height: Int) throws(ImageCodecError) {
         let pixels = width.multipliedReportingOverflow(by: height)
-        let checks: [(Int32, String, Int)] = [
-            (Int32(CIC_MAGICK_WIDTH_RESOURCE), "width", width), (Int32(CIC_MAGICK_HEIGHT_RESOURCE), "height", height),
-            (Int32(CIC_MAGICK_AREA_RESOURCE), "area", pixels.overflow ? Int.max : pixels.partialValue),
-        ]
-        for (resource, name, value) in checks {
-            let limit = cic_magick_get_resource_limit(resource)
-            if limit < UInt64.max, UInt64(value) > limit {
-                throw .imageMagickPolicy(resource: name, limit: Int(clamping: limit), width: width, height: height)
-            }
+        let limits = policyLimits
+        if width > limits.width || height > limits.height || pixels.overflow || pixels.partialValue > limits.area {
+            throw .imageMagickPolicy(policy: limits.description, width: width, height: height)
         }
+    }
+
+    /// The width, height and area ImageMagick allows now, our limits applied.
+    private static var policyLimits: (width: Int, height: Int, area: Int, description: String) {
+        let values = [CIC_MAGICK_WIDTH_RESOURCE, CIC_MAGICK_HEIGHT_RESOURCE, CIC_MAGICK_AREA_RESOURCE].map {
+            Int(clamping: cic_magick_get_resource_limit(Int32($0)))
+        }
+        return (values[0], values[1], values[2], "width \(values[0]), height \(values[1]), \(values[2]) pixels")
     }
 
     /// ImageMagick's limits that the decoder sets.

@@ -69,7 +69,7 @@ func mapConcurrently<Item: Sendable, Output: Sendable>(
             group.addTask { (index, body(item)) }
             next += 1
         }
-        for _ in 0..<max(1, jobs) { startNext() }
+        for _ in 0..<min(max(1, jobs), items.count) { startNext() }
         var done = 0
         for await (index, output) in group {
             results[index] = output

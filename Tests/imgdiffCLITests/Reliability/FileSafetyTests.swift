@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Outputs land only where they should: never through a link, onto a device, outside REF_DIR,
+/// or as a report half old and half new; and a killed run's leftovers are cleaned up.
+final class FileSafetyTests: ReliabilityTestCase {
+    func testOutputOntoASymlinkIsRefusedAndTheLinkKept() throws {
+        let target = try place("target.png", same)
+        try FileManager.default.createSymbolicLink(atPath: path("link.png"), withDestinationPath: target)
+        let run = try imgdiff(same.path, changed.path, "-o", path("link.png"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stderr, "imgdiff: error: \(path("link.png")): cannot write: is a symbolic link; imgdiff replaces regular files only\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path("link.png")), target)
+        XCTAssertEqual(contents(target), contents(same.path))
+    }
+
+    func testOutputOntoAFIFOOrDeviceIsRefused() throws {
+        XCTAssertEqual(mkfifo(path("pipe.png"), 0o600), 0)
+        var targets = [(path("pipe.png"), "a FIFO")]
+        if getuid() == 0, mknod(path("null.png"), S_IFCHR | 0o666, (1 << 8) | 3) == 0 {
+            targets.append((path("null.png"), "a character device"))
+        }
+        for (target, kind) in targets {
+            let run = try imgdiff(same.path, changed.path, "-o", target)
+            XCTAssertEqual(run.status, 2)
+            XCTAssertEqual(run.stderr, "imgdiff: error: \(target): cannot write: is \(kind); imgdiff replaces regular files only\n")
+            var status = stat()
+            XCTAssertEqual(lstat(target, &status), 0)
+            XCTAssertNotEqual(status.st_mode & S_IFMT, S_IFREG, "\(target) is still \(kind)")
+        }
+    }
+
+    /// REF/screens links outside REF_DIR: approving a new image there would write outside.
+    func testApproveNeverWritesThroughASymlinkedSubfolder() throws {
+        try makeSuite()
+        try FileManager.default.createDirectory(atPath: path("outside"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path("ref/screens"), withDestinationPath: path("outside"))
+        try place("new/screens/new.png", changed)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"), "--approve")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("\(path("ref"))/screens: is a symbolic link; imgdiff writes only inside \(path("ref"))'s own folders"), run.stderr)
+        XCTAssertEqual(entries(path("outside")), [])
+        XCTAssertEqual(contents(path("ref/changed.png")), contents(changed.path), "the other approval still happens")
+    }
+
+    func testApproveNeverReplacesASymlinkedReference() throws {
+        try makeSuite()
+        let outside = try place("outside.png", same)
+        try FileManager.default.removeItem(atPath: path("ref/changed.png"))
+        try FileManager.default.createSymbolicLink(atPath: path("ref/changed.png"), withDestinationPath: outside)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"), "--approve")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("\(path("ref"))/changed.png: cannot write: is a symbolic link"), run.stderr)
+        XCTAssertEqual(contents(outside), contents(same.path))
+    }
+
+    func testApproveNamesTheRealReasonAFolderCannotBeMade() throws {
+        try makeSuite()
+        try place("ref/settings", same)
+        try place("new/settings/account.png", changed)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"), "--approve")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("\(path("ref"))/settings: not a folder"), run.stderr)
+    }
+
+    func testReportFolderThroughASymlinkMayNotLandInTheInputs() throws {
+        try makeSuite()
+        try FileManager.default.createSymbolicLink(atPath: path("ref-link"), withDestinationPath: path("ref"))
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("ref-link/report"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("the report folder may not overlap the input folder"), run.stderr)
+        XCTAssertEqual(entries(path("ref")), ["changed.png", "same.png"])
+    }
+
+    /// kill -9 during --approve leaves `.imgdiff-tmp-PID-…`; the next run over the folder
+    /// removes it. A live process's file stays.
+    func testTemporaryFilesOfAKilledRunAreRemoved() throws {
+        try makeSuite()
+        let dead = try deadProcessID()
+        let stale = ".imgdiff-tmp-\(dead)-1234abcd", live = ".imgdiff-tmp-\(getpid())-5678"
+        for name in [stale, live] { try place("ref/\(name)", same) }
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(entries(path("ref")), [live, "changed.png", "same.png"])
+    }
+
+    /// ext4 takes names of 255 bytes; the temporary name must not add to them.
+    func testApproveWritesTheLongestNames() throws {
+        let name = String(repeating: "n", count: 251) + ".png"
+        try place("ref/\(name)", same)
+        try place("new/\(name)", changed)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"), "--approve")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(contents(path("ref/\(name)")), contents(changed.path))
+        XCTAssertEqual(entries(path("ref")), [name])
+    }
+
+    /// A new report replaces the old one whole; nothing of the old one or of staging remains.
+    func testReportIsSwappedInWhole() throws {
+        try makeSuite()
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("out/pairs/changed.png/blend.png")))
+        try FileManager.default.copyItem(atPath: path("new/changed.png"), toPath: path("ref/changed.png.tmp"))
+        try FileManager.default.removeItem(atPath: path("ref/changed.png"))
+        try FileManager.default.moveItem(atPath: path("ref/changed.png.tmp"), toPath: path("ref/changed.png"))
+        let dead = try deadProcessID()
+        try FileManager.default.createDirectory(atPath: path(".imgdiff-tmp-\(dead)-abc/pairs"), withIntermediateDirectories: true)
+
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "report.json"], "the old pairs/ went with the old report")
+        XCTAssertEqual(entries(work.path), ["new", "out", "ref"], "no staging folder, and the killed run's is gone")
+    }
+
+    /// The report replaces its folder whole, so a folder holding anything else is refused.
+    func testReportFolderHoldingOtherFilesIsRefused() throws {
+        try makeSuite()
+        try place("out/notes.txt", same)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("\(path("out")): holds notes.txt, which is not part of an imgdiff report"), run.stderr)
+        XCTAssertEqual(entries(path("out")), ["notes.txt"])
+    }
+
+    /// A batch that fails after comparing (here: a report folder in the way of the swap, made
+    /// a file) leaves the earlier report as it was.
+    func testFailedRunLeavesThePreviousReport() throws {
+        try makeSuite()
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
+        let before = try XCTUnwrap(contents(path("out/report.json")))
+        try placeRaw(name: Array("bad".utf8) + [0xFE] + Array(".png".utf8), in: path("new"), same)
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 2)
+        XCTAssertEqual(contents(path("out/report.json")), before)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("out/pairs/changed.png/blend.png")))
+    }
+
+    /// Two runs on one --out at once: both finish, and the report is one run's, whole.
+    func testConcurrentRunsOnOneReportFolder() throws {
+        try makeSuite()
+        let runs = try (0..<4).map { _ in
+            let process = Process()
+            process.executableURL = IMGDiffExecutable.url
+            process.arguments = ["batch", path("ref"), path("new"), "--out", path("out")]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let statuses = runs.map { process in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        XCTAssertEqual(statuses, [1, 1, 1, 1])
+        XCTAssertEqual(paths(try report(path("out")), "changed"), ["changed.png"])
+        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "pairs", "report.json"])
+        XCTAssertEqual(entries(work.path), ["new", "out", "ref"])
+    }
+
+    /// Escape sequences, carriage returns and newlines in names reach the terminal escaped.
+    func testControlCharactersInNamesAreEscapedOnTheTerminal() throws {
+        let name = "red\u{1B}[31mtext\rline\nnext.png"
+        try place("ref/\(name)", same)
+        try place("new/\(name)", changed)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertFalse(run.stdout.contains("\u{1B}") || run.stdout.contains("\r"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("red\\e[31mtext\\rline\\nnext.png"), run.stdout)
+        XCTAssertEqual(paths(try report(path("out")), "changed"), [name], "the JSON keeps the real name")
+        let junit = try String(contentsOfFile: path("out/junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("name=\"red\\u{1B}[31mtext&#13;line&#10;next.png\""), junit)
+    }
+
+    /// A file name cannot end the page's script element early.
+    func testNamesCannotBreakOutOfTheReportPage() throws {
+        let name = "x<!--<script>alert(1)<"
+        try place("ref/\(name)/a.png", same)
+        try place("new/\(name)/a.png", changed)
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
+        let html = try String(contentsOfFile: path("out/index.html"), encoding: .utf8)
+        XCTAssertFalse(html.contains("<script>alert"), "'<' in names is escaped inside the embedded JSON")
+        XCTAssertTrue(html.contains("\\u003Cscript>alert(1)"))
+    }
+}
