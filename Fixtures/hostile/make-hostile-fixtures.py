@@ -135,9 +135,17 @@ def jpegs():
     # A progressive JPEG whose last scan is repeated 600 times: each repeat makes libjpeg
     # revisit the whole image (a known denial of service); the decoder stops after 500 scans.
     progressive = cjpeg(ppm(8, 8, gray=True), "-grayscale", "-progressive")
-    last_scan = progressive.rindex(b"\xff\xda")
+    # The DC refinement scan (Ss = Se = 0, Ah = 1) reads one bit a block whatever came before,
+    # so each of its 600 copies is whole: only the scan limit can stop the file.
+    starts = [i for i in range(len(progressive) - 1) if progressive[i:i + 2] == b"\xff\xda"]
+    def is_dc_refinement(start):
+        components = progressive[start + 4]
+        spectral = start + 5 + 2 * components
+        return progressive[spectral] == 0 and progressive[spectral + 1] == 0 and progressive[spectral + 2] >> 4 == 1
+    index = next(i for i, start in enumerate(starts) if is_dc_refinement(start))
     end = progressive.rindex(b"\xff\xd9")
-    write("many-scans.jpg", progressive[:end] + progressive[last_scan:end] * 600 + b"\xff\xd9")
+    refinement = progressive[starts[index]:starts[index + 1] if index + 1 < len(starts) else end]
+    write("many-scans.jpg", progressive[:end] + refinement * 600 + b"\xff\xd9")
 
 
 if __name__ == "__main__":

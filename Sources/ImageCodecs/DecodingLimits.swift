@@ -44,7 +44,7 @@ public struct DecodingLimits: Sendable, Hashable {
     ///
     /// - Throws: ``ImageCodecError/unsupportedSize(width:height:)`` for a side of zero or less,
     ///   ``ImageCodecError/tooLarge(width:height:limit:)`` naming the first limit exceeded.
-    func check(width: Int, height: Int, bytesPerPixel: Int) throws(ImageCodecError) {
+    package func check(width: Int, height: Int, bytesPerPixel: Int) throws(ImageCodecError) {
         guard width > 0, height > 0 else { throw .unsupportedSize(width: width, height: height) }
         if width > maxWidth { throw .tooLarge(width: width, height: height, limit: .width(maxWidth)) }
         if height > maxHeight { throw .tooLarge(width: width, height: height, limit: .height(maxHeight)) }

@@ -32,9 +32,7 @@ public enum Pipeline {
         {
             return outcome
         }
-        if let needed = wholeImageMemory(reference, actual), needed > request.limits.maxMemory {
-            throw ImageFileError(path: actual.name, error: .pairExceedsMemory(needed: needed, limit: request.limits.maxMemory))
-        }
+        try checkWholeImageMemory(reference, actual, limits: request.limits)
         let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
         do {
             return try compare(referenceImage, actualImage, request: request)
@@ -93,6 +91,24 @@ public enum Pipeline {
         let pixels = [first, second].map { Double($0.size.width) * Double($0.size.height) }
         let total = pixels[0] * Double(first.bytesPerPixel) + pixels[1] * Double(second.bytesPerPixel) + 5 * max(pixels[0], pixels[1])
         return Int(min(total, Double(Int.max / 2)))
+    }
+
+    /// Refuses, before decoding, a pair whose images each fit the limits but together exceed
+    /// ``DecodingLimits/maxMemory``; an image beyond the limits on its own is named first.
+    static func checkWholeImageMemory(
+        _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits
+    ) throws(ImageFileError) {
+        guard let needed = wholeImageMemory(reference, actual), needed > limits.maxMemory else { return }
+        for image in [reference, actual] {
+            guard let declared = ContainerFormat.declaredDecodedSize(image.bytes) else { continue }
+            do {
+                try limits.check(
+                    width: declared.size.width, height: declared.size.height, bytesPerPixel: declared.bytesPerPixel)
+            } catch {
+                throw ImageFileError(path: image.name, error: error)
+            }
+        }
+        throw ImageFileError(path: actual.name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
 
     /// Decodes both images, on two threads with ``Parallelism/allCores``.
