@@ -48,6 +48,30 @@ final class BrowserReportTests: XCTestCase {
         XCTAssertEqual(login.images.map(\.loaded), ["true", "true"], "the images load from the report folder")
     }
 
+    /// `#`, `%`, `?`, a tab and a space in file names: the page URL-encodes each path segment,
+    /// so every image still loads.
+    func testImagesWithURLSpecialCharactersInTheirNamesLoad() throws {
+        let names = ["a#1.png", "b%20.png", "c?x=1.png", "d\te.png", "e f.png"]
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+        for name in names {
+            for (side, file) in [("ref", "ref.png"), ("new", "fail.png")] {
+                let folder = work.appendingPathComponent("odd/\(side)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    at: login.appendingPathComponent(file), to: folder.appendingPathComponent(name))
+            }
+        }
+        let oddReport = work.appendingPathComponent("odd-report")
+        let run = try imgdiff("batch", work.appendingPathComponent("odd/ref").path, work.appendingPathComponent("odd/new").path,
+                              "--out", oddReport.path)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let page = try dumpDOM(oddReport.appendingPathComponent("index.html"))
+        XCTAssertEqual(page.pairs.count, names.count)
+        for pair in page.pairs {
+            XCTAssertEqual(pair.images.map(\.loaded), ["true", "true"], pair.path)
+        }
+    }
+
     func testFiltersShowOnlyTheirPairs() throws {
         let expected: [String: [String]] = [
             "failed": ["login.png", "settings/account.png"],
