@@ -383,7 +383,8 @@ struct ThresholdRule {
         }
         var candidates: [Double]
         if mode == .channel {
-            candidates = [target.rounded(.up), noiseLimit]
+            // Levels stop at 255: a larger threshold says no more and reads as if it did.
+            candidates = [min(target.rounded(.up), 255), noiseLimit]
         } else {
             candidates = (2...9).map { Tuning.roundedUp(target, significantDigits: $0) } + [target, noiseLimit]
         }

@@ -181,4 +181,14 @@ final class FalsePassTests: ReliabilityTestCase {
         XCTAssertTrue(run.stderr.contains("imgdiff: warning: text.png alone sets the"), run.stderr)
         XCTAssertTrue(run.stderr.contains("over 3x the next noise pair's"), run.stderr)
     }
+
+    /// `--safety-margin 1000%` over 36 levels of noise once advised `--threshold 396`.
+    func testTuneNeverRecommendsAChannelThresholdPastTheLevels() throws {
+        let noise = SharedData.packageRoot.appendingPathComponent("Fixtures/tune/noise").path
+        let run = try imgdiff("tune", noise, "--safety-margin", "1000%", "--json")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let settings = try XCTUnwrap(json["settings"] as? [[String: Any]], run.stdout)
+        let channel = try XCTUnwrap(settings.first { $0["mode"] as? String == "channel" })
+        XCTAssertEqual(channel["threshold"] as? Double, 255)
+    }
 }
