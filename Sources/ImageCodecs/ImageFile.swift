@@ -91,6 +91,15 @@ public enum ImageFile {
     /// temporary name; recognisable, so that a later run can remove what a killed one left.
     public static let temporaryPrefix = ".imgdiff-tmp-"
 
+    /// Whether `name` is one of imgdiff's temporary names whose writer no longer runs: the
+    /// leftover of a killed run, safe to remove.
+    public static func isAbandonedTemporaryName(_ name: some Collection<UInt8>) -> Bool {
+        guard name.starts(with: temporaryPrefix.utf8) else { return false }
+        let digits = name.dropFirst(temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
+        guard let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
     /// left behind on failure.
     static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {

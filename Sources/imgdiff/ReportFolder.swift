@@ -66,9 +66,7 @@ struct ReportFolder {
     /// Staging folders of runs that no longer exist.
     private static func removeAbandonedStagingFolders(in parent: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
-        for name in names where name.hasPrefix(ImageFile.temporaryPrefix) {
-            let pidText = name.dropFirst(ImageFile.temporaryPrefix.count).prefix { $0 != "-" }
-            guard let pid = Int32(pidText), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+        for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
             let path = SnapshotFolder.join(parent, name)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }

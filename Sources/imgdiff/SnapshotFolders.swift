@@ -84,17 +84,13 @@ enum SnapshotFolder {
             let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard let first = nameBytes.first else { continue }
             if first == UInt8(ascii: ".") {
-                if nameBytes.starts(with: Array(ImageFile.temporaryPrefix.utf8)) {
-                    removeStaleTemporaryFile(named: nameBytes, in: stream)
+                if ImageFile.isAbandonedTemporaryName(nameBytes) {
+                    _ = withCString(nameBytes) { unlinkat(dirfd(stream), $0, 0) }
                 }
                 continue
             }
             var status = stat()
-            let statResult = nameBytes.withUnsafeBufferPointer { buffer in
-                (buffer.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-                    fstatat(dirfd(stream), $0.baseAddress!, &status, 0)
-                }
-            }
+            let statResult = withCString(nameBytes) { fstatat(dirfd(stream), $0, &status, 0) }
             let isFolder = statResult == 0 && status.st_mode & S_IFMT == S_IFDIR
             guard isFolder || hasImageExtension(nameBytes) else { continue }
             guard let name = String(validating: nameBytes, as: UTF8.self) else {
@@ -116,21 +112,17 @@ enum SnapshotFolder {
         }
     }
 
+    /// Calls `body` with `bytes` as a NUL-terminated C string; -1 if there is none to give.
+    private static func withCString(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Int32) -> Int32 {
+        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map(body) ?? -1
+        }
+    }
+
     private static func hasImageExtension(_ name: [UInt8]) -> Bool {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
         let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
         return imageExtensions.contains(ext)
-    }
-
-    /// Removes `.imgdiff-tmp-PID-…` if process PID no longer runs: the leftover of a run that
-    /// was killed while writing. A live run's files are left alone.
-    private static func removeStaleTemporaryFile(named name: [UInt8], in stream: OpaquePointer) {
-        let rest = name.dropFirst(ImageFile.temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
-        guard let pid = Int32(String(decoding: rest, as: UTF8.self)), pid > 0 else { return }
-        if kill(pid, 0) == 0 || errno != ESRCH { return }
-        (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-            _ = unlinkat(dirfd(stream), $0.baseAddress!, 0)
-        }
     }
 
     static func requireDirectory(_ path: String) throws(CommandLineError) {
