@@ -43,6 +43,11 @@ struct BatchCommand: AsyncParsableCommand {
             --out may not overlap REF_DIR or NEW_DIR. On a terminal, stderr shows
             a progress line: done/total, rate, ETA.
 
+            --shard I/N compares part I of N (pairs assigned by a hash of their
+            path, so parts balance and stay stable as files come and go) and
+            writes that part's report; `imgdiff merge-reports` joins the parts'
+            reports into the one an unsharded run writes.
+
             --approve, once the report is written, copies NEW_DIR/PATH over
             REF_DIR/PATH for every changed and new pair and prints each file it
             wrote. Deleted pairs are listed, never removed.
@@ -67,6 +72,11 @@ struct BatchCommand: AsyncParsableCommand {
 
     @Option(help: "Pairs compared at once (default: one per core).")
     var jobs: Int?
+
+    @Option(help: ArgumentHelp(
+        "Compare only part I of N of the pairs, for CI runners that split a job; merge the parts' reports with `imgdiff merge-reports`.",
+        valueName: "I/N"))
+    var shard: Shard?
 
     @OptionGroup var comparison: ComparisonArguments
 
@@ -98,9 +108,9 @@ struct BatchCommand: AsyncParsableCommand {
             folder.discard()
             throw error
         }
-        printSummary(report)
+        report.printSummary(reportFolder: outputDirectory)
         guard approve else { return report.exitCode }
-        return try approveChanges(report)
+        return report.approve()
     }
 
     /// Compares every pair and writes the report into the staging folder.
@@ -112,15 +122,15 @@ struct BatchCommand: AsyncParsableCommand {
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
             stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory))
-        let items = pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
-            + pairing.onlyInReference.map(PairJob.Item.onlyReference)
+        let items = (pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
+            + pairing.onlyInReference.map(PairJob.Item.onlyReference)).filter { shard?.contains($0.path) ?? true }
         var progress = ProgressLine(total: items.count, noun: "pairs")
         let records = await mapConcurrently(items, jobs: jobCount, progress: &progress) { job.process($0) }
 
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
-            command: Array(CommandLine.arguments.dropFirst()), records: records)
-        try writeReport(report, into: folder.staging)
+            command: Array(CommandLine.arguments.dropFirst()), shard: shard, records: records)
+        try report.write(into: folder.staging)
         return report
     }
 
@@ -142,63 +152,6 @@ struct BatchCommand: AsyncParsableCommand {
             }
         }
     }
-
-    func writeReport(_ report: BatchReport, into folder: String) throws(CommandLineError) {
-        do {
-            try ImageFile.write(Array(try report.json()), to: SnapshotFolder.join(folder, "report.json"))
-            try ImageFile.write(Array(JUnitReport.render(report).utf8), to: SnapshotFolder.join(folder, "junit.xml"))
-            try ImageFile.write(Array(try HTMLReport.render(report).utf8), to: SnapshotFolder.join(folder, "index.html"))
-        } catch let error as ImageFileError {
-            throw CommandLineError(error.description)
-        } catch {
-            throw CommandLineError("\(outputDirectory): cannot encode the report (\(error))")
-        }
-    }
-
-    func printSummary(_ report: BatchReport) {
-        for pair in report.pairs where pair.status != .passed {
-            let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            var line = "\(label) \(pair.path)"
-            if let metrics = pair.metrics { line += "  " + metrics.result.summary }
-            Console.line(line)
-            if let error = pair.error {
-                Console.error(error)
-            }
-        }
-        let s = report.summary
-        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(outputDirectory, "index.html"))")
-    }
-
-    /// Copies the new images of changed and new pairs over the references, each synced to disk
-    /// before the next. Only REF_DIR's own folders are written: a symbolic link inside it, to a
-    /// folder or in place of a reference, is refused rather than written through.
-    func approveChanges(_ report: BatchReport) throws(CommandLineError) -> Int32 {
-        var failed = report.summary.errors > 0
-        for pair in report.pairs where pair.status == .changed || pair.status == .new {
-            let source = SnapshotFolder.join(newDirectory, pair.path)
-            let destination = SnapshotFolder.join(referenceDirectory, pair.path)
-            do {
-                let bytes = try ImageFile.read(source)
-                try SnapshotFolder.createFolders(for: pair.path, under: referenceDirectory)
-                try ImageFile.write(bytes, to: destination, durable: true)
-                Console.line("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
-            } catch let error as ImageFileError {
-                Console.error(error.description)
-                failed = true
-            } catch let error as CommandLineError {
-                Console.error(error.description)
-                failed = true
-            } catch {
-                Console.error("\(destination): \(error)")
-                failed = true
-            }
-        }
-        for path in report.deleted {
-            Console.line("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
-        }
-        if failed { return 2 }
-        return report.deleted.isEmpty ? 0 : 1
-    }
 }
 
 /// Everything a worker needs to handle one pair; shared by the concurrent workers.
@@ -207,6 +160,12 @@ struct PairJob: Sendable {
         case both(String)
         case onlyNew(String)
         case onlyReference(String)
+
+        var path: String {
+            switch self {
+            case .both(let path), .onlyNew(let path), .onlyReference(let path): path
+            }
+        }
     }
 
     let referenceDirectory: String

@@ -28,25 +28,45 @@ enum PairStatus: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// A comparison's numbers, without the per-pixel histogram and mask; `match` is the pair's
-/// verdict, as in `imgdiff compare --json`.
-struct PairMetrics: Encodable, Sendable {
-    let result: DiffResult
+/// A comparison's numbers, as `imgdiff compare --json` writes them without the per-pixel
+/// histogram and mask, plus the one-line `summary`; `match` is the pair's verdict. Kept as JSON,
+/// so that a report read back (`merge-reports`) writes the same bytes.
+struct PairMetrics: Codable, Sendable {
+    /// The numbers, `summary` among them.
+    let fields: [String: JSONValue]
+
+    /// The line `imgdiff compare` prints for the pair.
+    var summary: String {
+        if case .string(let text) = fields["summary"] { return text }
+        return "the images differ"
+    }
 
     init(_ outcome: PairOutcome) {
         var result = outcome.result
         result.match = outcome.match
         result.mask = nil
-        self.result = result
+        var fields: [String: JSONValue] = [:]
+        if case .object(let object)? = try? JSONValue(encoding: WithoutHistogram(result: result)) { fields = object }
+        fields["summary"] = .string(result.summary)
+        self.fields = fields
+    }
+
+    init(from decoder: any Decoder) throws {
+        fields = try [String: JSONValue](from: decoder)
     }
 
     func encode(to encoder: any Encoder) throws {
-        try result.encode(to: encoder, includingHistogram: false)
+        try fields.encode(to: encoder)
+    }
+
+    private struct WithoutHistogram: Encodable {
+        let result: DiffResult
+        func encode(to encoder: any Encoder) throws { try result.encode(to: encoder, includingHistogram: false) }
     }
 }
 
 /// Files of a pair as the report shows them, relative to the report folder.
-struct PairOutputs: Encodable, Sendable {
+struct PairOutputs: Codable, Sendable {
     var reference: String?
     var new: String?
     var blend: String?
@@ -54,7 +74,7 @@ struct PairOutputs: Encodable, Sendable {
 }
 
 /// One pair's entry in `report.json`.
-struct PairRecord: Encodable, Sendable {
+struct PairRecord: Codable, Sendable {
     /// The path relative to REF_DIR and NEW_DIR.
     let path: String
     let status: PairStatus
@@ -71,8 +91,8 @@ struct PairRecord: Encodable, Sendable {
 }
 
 /// `report.json`: the four lists the issue asks for, errors, and every pair in detail.
-struct BatchReport: Encodable, Sendable {
-    struct Summary: Encodable, Sendable {
+struct BatchReport: Codable, Sendable {
+    struct Summary: Codable, Sendable {
         let pairs: Int
         let changed: Int
         let passed: Int
@@ -85,6 +105,8 @@ struct BatchReport: Encodable, Sendable {
     let newDirectory: String
     /// The command line that made the report.
     let command: [String]
+    /// For a shard's partial report (`batch --shard i/n`): which one.
+    let shard: Shard?
     let summary: Summary
     let changed: [String]
     let passed: [String]
@@ -94,10 +116,11 @@ struct BatchReport: Encodable, Sendable {
     /// Every pair, failures first (error, changed, new, deleted, passed), then by path (bytewise).
     let pairs: [PairRecord]
 
-    init(referenceDirectory: String, newDirectory: String, command: [String], records: [PairRecord]) {
+    init(referenceDirectory: String, newDirectory: String, command: [String], shard: Shard? = nil, records: [PairRecord]) {
         self.referenceDirectory = referenceDirectory
         self.newDirectory = newDirectory
         self.command = command
+        self.shard = shard
         let ordered = records.sorted {
             $0.status.rank != $1.status.rank ? $0.status.rank < $1.status.rank : $0.path.precedesBytewise($1.path)
         }
@@ -111,6 +134,22 @@ struct BatchReport: Encodable, Sendable {
         summary = Summary(
             pairs: records.count, changed: changed.count, passed: passed.count, new: new.count,
             deleted: deleted.count, errors: errors.count)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case referenceDirectory, newDirectory, command, shard, summary, changed, passed, new, deleted, errors, pairs
+    }
+
+    /// A report read back: its pairs, folders, command and shard; the lists and the summary are
+    /// derived from the pairs again.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            referenceDirectory: try container.decode(String.self, forKey: .referenceDirectory),
+            newDirectory: try container.decode(String.self, forKey: .newDirectory),
+            command: try container.decode([String].self, forKey: .command),
+            shard: try container.decodeIfPresent(Shard.self, forKey: .shard),
+            records: try container.decode([PairRecord].self, forKey: .pairs))
     }
 
     /// 2 if any pair errored, else 1 if any pair changed, is new or was deleted, else 0.

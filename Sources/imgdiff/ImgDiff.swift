@@ -12,7 +12,7 @@ struct ImgDiff: AsyncParsableCommand {
             Exit status: 0 the images match within tolerance, 1 they differ, 2 error.
             """,
         version: "0.1.0",
-        subcommands: [CompareCommand.self, BatchCommand.self, TuneCommand.self],
+        subcommands: [CompareCommand.self, BatchCommand.self, MergeReportsCommand.self, TuneCommand.self],
         defaultSubcommand: CompareCommand.self
     )
 

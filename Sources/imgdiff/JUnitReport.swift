@@ -37,7 +37,7 @@ enum JUnitReport {
         case .passed:
             return nil
         case .changed:
-            let summary = pair.metrics?.result.summary ?? "the images differ"
+            let summary = pair.metrics?.summary ?? "the images differ"
             var details = "reference: \(pair.referenceFile ?? "")\nnew: \(pair.newFile ?? "")\n\(summary)"
             if let message = pair.snapshot?.message { details += "\n" + message }
             if let blend = pair.outputs.blend { details += "\nblend: \(blend)" }

@@ -36,19 +36,20 @@ struct Report {
     }
 }
 
-/// The JSON document: the comparison result's keys at the top level, plus inputs, outputs and
-/// the snapshot verdict.
+/// The JSON document: the comparison result's keys at the top level, plus the one-line summary,
+/// inputs, outputs and the snapshot verdict.
 private struct JSONReport: Encodable {
     let report: Report
 
     init(_ report: Report) { self.report = report }
 
-    enum CodingKeys: String, CodingKey { case match, reference, actual, snapshot, outputs }
+    enum CodingKeys: String, CodingKey { case match, summary, reference, actual, snapshot, outputs }
 
     func encode(to encoder: any Encoder) throws {
         try report.result.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(report.match, forKey: .match)
+        try container.encode(report.result.summary, forKey: .summary)
         try container.encode(report.reference, forKey: .reference)
         try container.encode(report.actual, forKey: .actual)
         try container.encode(report.snapshot, forKey: .snapshot)

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+
+/// `imgdiff merge-reports DIR... --out DIR`: the reports of a suite's shards, joined into the one
+/// report an unsharded run writes.
+struct MergeReportsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-reports",
+        abstract: "Join the reports of `imgdiff batch --shard I/N` runs into one report.",
+        discussion: """
+            Each DIR is a report folder written by `imgdiff batch` (usually with
+            --shard I/N, on one CI runner each). The merged report.json, junit.xml
+            and index.html are those one unsharded run writes, byte for byte but
+            for the per-pair timings; each part's pairs/ folders are copied, and
+            links to input files are made relative to --out.
+
+            Every part of a sharded suite must be given: a missing or repeated
+            part, reports of different folders, or a pair in two reports is an
+            error, since the merged report would pass pairs no run compared.
+
+            Examples:
+              imgdiff merge-reports shard-1 shard-2 shard-3 --out report
+              imgdiff merge-reports shard-* --out report --approve
+
+            --approve copies NEW_DIR/PATH over REF_DIR/PATH for every changed and
+            new pair of the merged report, as `batch --approve` does.
+
+            Exit status: as `imgdiff batch`: 2 if a report could not be read or
+            merged, or holds an error; else 1 if any pair changed, is new or was
+            deleted; else 0.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The report folders to merge.", valueName: "DIR"))
+    var reports: [String]
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("The merged report folder.", valueName: "DIR"))
+    var outputDirectory = "imgdiff-report"
+
+    @Flag(help: "Copy the new image over the reference for each changed and new pair.")
+    var approve = false
+
+    func run() async throws {
+        do {
+            throw ExitCode(try merge())
+        } catch let error as CommandLineError {
+            Console.error(error.description)
+            throw ExitCode(2)
+        }
+    }
+
+    func merge() throws(CommandLineError) -> Int32 {
+        let parts = try reports.map { folder throws(CommandLineError) in (folder, try read(folder)) }
+        try checkParts(parts.map(\.1), folders: parts.map(\.0))
+        for (folder, _) in parts
+        where SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory) {
+            throw CommandLineError("\(outputDirectory): the merged report folder may not overlap \(folder); choose another --out")
+        }
+        let staging = try ReportFolder(outputDirectory)
+        let report: BatchReport
+        do {
+            var records: [PairRecord] = []
+            for (folder, part) in parts {
+                for record in part.pairs { records.append(try relocate(record, from: folder, into: staging.staging)) }
+            }
+            let first = parts[0].1
+            report = BatchReport(
+                referenceDirectory: first.referenceDirectory, newDirectory: first.newDirectory,
+                command: unshardedCommand(first.command), records: records)
+            try report.write(into: staging.staging)
+            try staging.commit()
+        } catch {
+            staging.discard()
+            throw error
+        }
+        report.printSummary(reportFolder: outputDirectory)
+        return approve ? report.approve() : report.exitCode
+    }
+
+    func read(_ folder: String) throws(CommandLineError) -> BatchReport {
+        let path = SnapshotFolder.join(folder, "report.json")
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path)
+        } catch {
+            throw CommandLineError("\(folder): not an imgdiff report folder (\(error.error))")
+        }
+        do {
+            return try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
+        } catch {
+            throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
+        }
+    }
+
+    /// One suite, every part once, no pair twice.
+    func checkParts(_ parts: [BatchReport], folders: [String]) throws(CommandLineError) {
+        guard let first = parts.first else { throw CommandLineError("no report folders given") }
+        for (part, folder) in zip(parts, folders)
+        where part.referenceDirectory != first.referenceDirectory || part.newDirectory != first.newDirectory {
+            throw CommandLineError(
+                "\(folder): compares \(part.referenceDirectory) with \(part.newDirectory), but \(folders[0]) compares \(first.referenceDirectory) with \(first.newDirectory); merge the parts of one suite")
+        }
+        let shards = parts.compactMap(\.shard)
+        if !shards.isEmpty {
+            guard shards.count == parts.count, Set(shards.map(\.count)).count == 1 else {
+                throw CommandLineError("the reports are not the parts of one --shard I/N split; merge the parts of one run")
+            }
+            let count = shards[0].count
+            var seen = Set<Int>()
+            for (shard, folder) in zip(shards, folders) where !seen.insert(shard.index).inserted {
+                throw CommandLineError("\(folder): part \(shard.index)/\(count) is given twice")
+            }
+            if let missing = (1...count).first(where: { !seen.contains($0) }) {
+                throw CommandLineError(
+                    "part \(missing)/\(count) is missing: its pairs would be absent from the merged report; give every part")
+            }
+        }
+        var paths = Set<[UInt8]>()
+        for (part, folder) in zip(parts, folders) {
+            for pair in part.pairs where !paths.insert(Array(pair.path.utf8)).inserted {
+                throw CommandLineError("\(folder): \(pair.path) is also in another report; merge the parts of one run")
+            }
+        }
+    }
+
+    /// The record with its outputs moved: files under `pairs/` are copied into the merged
+    /// report, links to input files are made relative to it.
+    func relocate(_ record: PairRecord, from folder: String, into staging: String) throws(CommandLineError) -> PairRecord {
+        var record = record
+        func move(_ path: String?) throws(CommandLineError) -> String? {
+            guard let path else { return nil }
+            guard path.hasPrefix("pairs/") else {
+                return SnapshotFolder.relativePath(of: SnapshotFolder.join(folder, path), from: outputDirectory)
+            }
+            let source = SnapshotFolder.join(folder, path)
+            do {
+                try SnapshotFolder.createFolders(for: path, under: staging)
+                try ImageFile.write(try ImageFile.read(source), to: SnapshotFolder.join(staging, path))
+            } catch let error as ImageFileError {
+                throw CommandLineError(error.description)
+            } catch let error as CommandLineError {
+                throw error
+            } catch {
+                throw CommandLineError("\(source): \(error)")
+            }
+            return path
+        }
+        record.outputs.reference = try move(record.outputs.reference)
+        record.outputs.new = try move(record.outputs.new)
+        record.outputs.blend = try move(record.outputs.blend)
+        record.outputs.mask = try move(record.outputs.mask)
+        return record
+    }
+
+    /// A part's command line as the unsharded run's: without `--shard`, and with this --out.
+    func unshardedCommand(_ command: [String]) -> [String] {
+        var result: [String] = []
+        var index = command.startIndex
+        while index < command.endIndex {
+            let argument = command[index]
+            if argument == "--shard" || argument == "--out" {
+                if argument == "--out" { result += ["--out", outputDirectory] }
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("--shard=") {
+                index += 1
+                continue
+            }
+            result.append(argument.hasPrefix("--out=") ? "--out=" + outputDirectory : argument)
+            index += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ImageCodecs
+
+/// What `batch` and `merge-reports` do with a finished report: write it, print it, approve it.
+extension BatchReport {
+    /// Writes `report.json`, `junit.xml` and `index.html` into `folder`.
+    func write(into folder: String) throws(CommandLineError) {
+        do {
+            try ImageFile.write(Array(try json()), to: SnapshotFolder.join(folder, "report.json"))
+            try ImageFile.write(Array(JUnitReport.render(self).utf8), to: SnapshotFolder.join(folder, "junit.xml"))
+            try ImageFile.write(Array(try HTMLReport.render(self).utf8), to: SnapshotFolder.join(folder, "index.html"))
+        } catch let error as ImageFileError {
+            throw CommandLineError(error.description)
+        } catch {
+            throw CommandLineError("\(folder): cannot encode the report (\(error))")
+        }
+    }
+
+    /// One line per pair that needs a person, errors also on stderr, then the counts.
+    func printSummary(reportFolder: String) {
+        for pair in pairs where pair.status != .passed {
+            let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            var line = "\(label) \(pair.path)"
+            if let metrics = pair.metrics { line += "  " + metrics.summary }
+            Console.line(line)
+            if let error = pair.error { Console.error(error) }
+        }
+        let s = summary
+        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(reportFolder, "index.html"))")
+    }
+
+    /// Copies the new images of changed and new pairs over the references, each synced to disk
+    /// before the next. Only REF_DIR's own folders are written: a symbolic link inside it, to a
+    /// folder or in place of a reference, is refused rather than written through.
+    ///
+    /// - Returns: 2 on any error (the report's or a copy's), else 1 if deleted pairs remain,
+    ///   else 0.
+    func approve() -> Int32 {
+        var failed = summary.errors > 0
+        for pair in pairs where pair.status == .changed || pair.status == .new {
+            let source = SnapshotFolder.join(newDirectory, pair.path)
+            let destination = SnapshotFolder.join(referenceDirectory, pair.path)
+            do {
+                let bytes = try ImageFile.read(source)
+                try SnapshotFolder.createFolders(for: pair.path, under: referenceDirectory)
+                try ImageFile.write(bytes, to: destination, durable: true)
+                Console.line("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
+            } catch let error as ImageFileError {
+                Console.error(error.description)
+                failed = true
+            } catch let error as CommandLineError {
+                Console.error(error.description)
+                failed = true
+            } catch {
+                Console.error("\(destination): \(error)")
+                failed = true
+            }
+        }
+        for path in deleted {
+            Console.line("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
+        }
+        if failed { return 2 }
+        return deleted.isEmpty ? 0 : 1
+    }
+}

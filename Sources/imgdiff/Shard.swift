@@ -1,0 +1,41 @@
+import ArgumentParser
+
+/// `--shard i/n`: part `i` of `n` of a suite, for CI runners that split one job (a GitHub
+/// Actions matrix, GitLab `parallel:`, Buildkite parallelism), in the manner of Playwright.
+///
+/// A pair belongs to the part its relative path hashes to (FNV-1a over the path's bytes), so
+/// the parts balance and a pair stays in its part as other files come and go.
+struct Shard: Codable, Sendable, Equatable, ExpressibleByArgument {
+    /// 1 to ``count``.
+    let index: Int
+    let count: Int
+
+    /// The most parts a suite may be split into.
+    static let maximumCount = 1000
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+            (1...Self.maximumCount).contains(count), (1...count).contains(index)
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    var defaultValueDescription: String { "\(index)/\(count)" }
+
+    /// Whether the pair at `path` (relative to the folders) is this part's.
+    func contains(_ path: String) -> Bool {
+        Self.part(of: path, count: count) == index
+    }
+
+    /// The part, 1 to `count`, that the pair at `path` belongs to.
+    static func part(of path: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int(hash % UInt64(count)) + 1
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `batch --shard I/N` and `merge-reports`: the parts of a suite, merged, are the report one
+/// unsharded run writes.
+final class ShardTests: XCTestCase {
+    var work: URL!
+    let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-shard-\(UUID().uuidString)")
+        // Six copies of the fixture suite: 36 pairs, every status, in nested folders.
+        for copy in 0..<6 {
+            for side in ["ref", "new"] {
+                let destination = work.appendingPathComponent("\(side)/set-\(copy)")
+                try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: destination)
+            }
+        }
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    func path(_ relative: String) -> String { work.appendingPathComponent(relative).path }
+
+    /// The report's files, timings zeroed; and every file under `pairs/`, by relative path.
+    func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in ["report.json", "junit.xml", "index.html"] {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+                .replacingOccurrences(of: #""seconds" ?: ?[0-9.e-]+"#, with: "\"seconds\":0", options: .regularExpression)
+                .replacingOccurrences(of: #"time="[0-9.]+""#, with: "time=\"0\"", options: .regularExpression)
+            files[name] = Data(text.utf8)
+        }
+        let pairs = URL(fileURLWithPath: folder + "/pairs")
+        let enumerator = FileManager.default.enumerator(at: pairs, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath {
+                files["pairs/" + String(url.path.dropFirst(pairs.path.count + 1))] = data
+            }
+        }
+        return files
+    }
+
+    func testMergedPartsEqualTheUnshardedReport() throws {
+        let whole = try imgdiff("batch", path("ref"), path("new"), "--out", path("report"))
+        XCTAssertEqual(whole.status, 1, whole.stderr)
+        let expected = try snapshot(path("report"))
+        XCTAssertEqual(expected.keys.filter { $0.hasPrefix("pairs/") }.count, 6 * 10, "a set: 2 changed pairs of 4 files, a new and a deleted of 1")
+        try FileManager.default.removeItem(atPath: path("report"))
+
+        for count in [1, 3, 7] {
+            var parts: [String] = []
+            var pairCounts: [Int] = []
+            for index in 1...count {
+                let part = path("part-\(count)-\(index)")
+                let run = try imgdiff("batch", path("ref"), path("new"), "--out", part, "--shard", "\(index)/\(count)")
+                XCTAssertTrue([0, 1].contains(run.status), run.stderr)
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: part + "/report.json"))) as? [String: Any]
+                pairCounts.append((json?["pairs"] as? [Any])?.count ?? -1)
+                parts.append(part)
+            }
+            XCTAssertEqual(pairCounts.reduce(0, +), 36, "every pair in exactly one part: \(pairCounts)")
+            let merged = try imgdiff(["merge-reports"] + parts.reversed() + ["--out", path("report")])
+            XCTAssertEqual(merged.status, 1, merged.stderr)
+            let actual = try snapshot(path("report"))
+            XCTAssertEqual(Set(actual.keys), Set(expected.keys), "n = \(count)")
+            for (name, data) in expected {
+                XCTAssertEqual(actual[name], data, "n = \(count): \(name)")
+            }
+            try FileManager.default.removeItem(atPath: path("report"))
+        }
+    }
+
+    /// Parts stay put as the suite grows: adding pairs moves no existing pair to another part.
+    func testAssignmentIsStableAsFilesAreAdded() throws {
+        func assignment() throws -> [String: Int] {
+            var result: [String: Int] = [:]
+            for index in 1...3 {
+                let part = path("part-\(index)")
+                _ = try imgdiff("batch", path("ref"), path("new"), "--out", part, "--shard", "\(index)/3")
+                let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: part + "/report.json"))) as? [String: Any]
+                for pair in json?["pairs"] as? [[String: Any]] ?? [] { result[pair["path"] as? String ?? ""] = index }
+                try FileManager.default.removeItem(atPath: part)
+            }
+            return result
+        }
+        let before = try assignment()
+        try FileManager.default.copyItem(atPath: path("new/set-0"), toPath: path("new/set-added"))
+        let after = try assignment()
+        XCTAssertEqual(after.count, before.count + 5, "the new folder of a set holds 5 images")
+        for (pair, part) in before { XCTAssertEqual(after[pair], part, pair) }
+    }
+
+    func testMissingOrRepeatedPartIsRefused() throws {
+        for index in 1...3 {
+            _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/3")
+        }
+        let missing = try imgdiff("merge-reports", path("part-1"), path("part-3"), "--out", path("report"))
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "imgdiff: error: part 2/3 is missing: its pairs would be absent from the merged report; give every part\n")
+        let repeated = try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-2"), "--out", path("report"))
+        XCTAssertEqual(repeated.status, 2)
+        XCTAssertTrue(repeated.stderr.contains("part 2/3 is given twice"), repeated.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
+        for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
+            let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("report"), "--shard", bad)
+            XCTAssertEqual(run.status, 2, bad)
+        }
+    }
+
+    func testApproveFromAMergedReport() throws {
+        for index in 1...2 {
+            _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/2")
+        }
+        let run = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("report"), "--approve")
+        XCTAssertEqual(run.status, 1, "deleted pairs remain: " + run.stderr)
+        XCTAssertEqual(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("approved:") }.count, 6 * 3)
+        let again = try imgdiff("batch", path("ref"), path("new"), "--out", path("again"))
+        XCTAssertTrue(again.stdout.contains("36 pairs: 0 changed, 30 passed, 0 new, 6 deleted, 0 errors"), again.stdout)
+    }
+}
