@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
     targets: [
         // decode → compare → render → encode
@@ -59,10 +60,11 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["ImageDiff", "ImageCodecs", "SnapshotRule"]
         ),
+        .target(name: "CBuildInfo"),
         .executableTarget(
             name: "imgdiff",
             dependencies: [
-                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule", "ToleranceTuning",
+                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule", "ToleranceTuning", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,7 +74,9 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "TestSupport"]),
-        .testTarget(name: "imgdiffCLITests", dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport"]),
+        .testTarget(
+            name: "imgdiffCLITests",
+            dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "ImageDiffSnapshotTesting",
             dependencies: [

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 import Foundation
 
 @main
@@ -11,10 +12,17 @@ struct ImgDiff: AsyncParsableCommand {
 
             Exit status: 0 the images match within tolerance, 1 they differ, 2 error.
             """,
-        version: "0.1.0",
+        version: versionText,
         subcommands: [CompareCommand.self, BatchCommand.self, MergeReportsCommand.self, TuneCommand.self],
         defaultSubcommand: CompareCommand.self
     )
+
+    /// The release, as packaged.
+    static let version = "0.1.0"
+
+    /// `imgdiff --version`: "0.1.0 (commit 1a2b3c4)"; "commit unknown" for a build that was not
+    /// told its commit (scripts/package and scripts/imgdiff tell it).
+    static let versionText = "\(version) (commit \(String(cString: imgdiff_build_commit())))"
 
     /// Runs the command; usage errors exit 2 like every other error (as `cmp` and ImageMagick
     /// `compare` do), with one line on stderr.

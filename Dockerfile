@@ -1,0 +1,23 @@
+# imgdiff in a container: built with the Swift toolchain, run on debian:12-slim with exactly the
+# packages the .deb depends on (scripts/package reads them from the binary with dpkg-shlibdeps).
+#   docker build -t imgdiff .
+#   docker run --rm -v "$PWD:/work" -w /work imgdiff batch Snapshots/ref Snapshots/new --out report
+# It was not built where it was written (no registry access there); scripts/check-package runs
+# the same binary in a root holding only these packages.
+
+FROM swift:6.1-bookworm AS build
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends pkg-config libpng-dev libjpeg62-turbo-dev libisal-dev libmagickwand-dev git \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
+    && swift build -c release --static-swift-stdlib --product imgdiff -Xcc "-DIMGDIFF_COMMIT=\"$commit\"" \
+    && install -D -m 755 .build/release/imgdiff /out/imgdiff
+
+FROM debian:12-slim
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends libc6 libgcc-s1 libstdc++6 libpng16-16 libjpeg62-turbo libisal2 zlib1g libmagickwand-6.q16-6 \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=build /out/imgdiff /usr/bin/imgdiff
+ENTRYPOINT ["imgdiff"]
