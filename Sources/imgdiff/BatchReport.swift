@@ -76,7 +76,7 @@ struct PairOutputs: Codable, Sendable {
 /// One pair's entry in `report.json`.
 struct PairRecord: Codable, Sendable {
     /// The path relative to REF_DIR and NEW_DIR.
-    let path: String
+    var path: String
     let status: PairStatus
     /// The input files, as given on the command line.
     var referenceFile: String?

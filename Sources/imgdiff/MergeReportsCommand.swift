@@ -19,9 +19,16 @@ struct MergeReportsCommand: AsyncParsableCommand {
             part, reports of different folders, or a pair in two reports is an
             error, since the merged report would pass pairs no run compared.
 
+            Reports of whole runs (no --shard), such as one suite rendered on an
+            Intel and on an ARM runner, are joined side by side: each pair's path
+            is prefixed with its report folder's name (intel/login.png,
+            arm/login.png), so one review shows both. Such a report cannot be
+            approved (two new images would claim one reference).
+
             Examples:
               imgdiff merge-reports shard-1 shard-2 shard-3 --out report
               imgdiff merge-reports shard-* --out report --approve
+              imgdiff merge-reports intel arm --out review
 
             --approve copies NEW_DIR/PATH over REF_DIR/PATH for every changed and
             new pair of the merged report, as `batch --approve` does.
@@ -52,7 +59,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
 
     func merge() throws(CommandLineError) -> Int32 {
         let parts = try reports.map { folder throws(CommandLineError) in (folder, try read(folder)) }
-        try checkParts(parts.map(\.1), folders: parts.map(\.0))
+        let labels = try runLabels(parts.map(\.1), folders: parts.map(\.0))
+        if labels == nil { try checkParts(parts.map(\.1), folders: parts.map(\.0)) }
+        if labels != nil, approve {
+            throw CommandLineError("--approve: these reports are whole runs joined side by side, where two new images may claim one reference; approve from each run's own report")
+        }
         for (folder, _) in parts
         where SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory) {
             throw CommandLineError("\(outputDirectory): the merged report folder may not overlap \(folder); choose another --out")
@@ -61,13 +72,21 @@ struct MergeReportsCommand: AsyncParsableCommand {
         let report: BatchReport
         do {
             var records: [PairRecord] = []
-            for (folder, part) in parts {
-                for record in part.pairs { records.append(try relocate(record, from: folder, into: staging.staging)) }
+            for (index, (folder, part)) in parts.enumerated() {
+                let prefix = labels.map { $0[index] + "/" } ?? ""
+                for record in part.pairs {
+                    records.append(try relocate(record, from: folder, into: staging.staging, prefix: prefix))
+                }
             }
             let first = parts[0].1
+            func joined(_ folders: [String]) -> String {
+                Set(folders).count == 1 ? folders[0] : folders.joined(separator: ", ")
+            }
             report = BatchReport(
-                referenceDirectory: first.referenceDirectory, newDirectory: first.newDirectory,
-                command: unshardedCommand(first.command), records: records)
+                referenceDirectory: joined(parts.map(\.1.referenceDirectory)),
+                newDirectory: joined(parts.map(\.1.newDirectory)),
+                command: labels == nil ? unshardedCommand(first.command) : Array(CommandLine.arguments.dropFirst()),
+                records: records)
             try report.write(into: staging.staging)
             try staging.commit()
         } catch {
@@ -91,6 +110,25 @@ struct MergeReportsCommand: AsyncParsableCommand {
         } catch {
             throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
         }
+    }
+
+    /// For reports of whole runs (none has a shard) whose pairs share paths: one label per
+    /// report, its folder's name, to prefix its pairs with. Nil for the parts of one sharded
+    /// run, or for whole runs of disjoint pairs, which merge as they are.
+    func runLabels(_ parts: [BatchReport], folders: [String]) throws(CommandLineError) -> [String]? {
+        guard parts.count > 1, parts.allSatisfy({ $0.shard == nil }) else { return nil }
+        var paths = Set<[UInt8]>()
+        let overlapping = parts.contains { part in part.pairs.contains { !paths.insert(Array($0.path.utf8)).inserted } }
+        guard overlapping else { return nil }
+        let labels = folders.map { folder in
+            let name = URL(fileURLWithPath: SnapshotFolder.resolved(folder)).lastPathComponent
+            return name.isEmpty ? folder : name
+        }
+        var seen = Set<String>()
+        for label in labels where !seen.insert(label).inserted {
+            throw CommandLineError("two reports are named \(label): their pairs would be labelled alike; give the report folders distinct names")
+        }
+        return labels
     }
 
     /// One suite, every part once, no pair twice.
@@ -126,17 +164,21 @@ struct MergeReportsCommand: AsyncParsableCommand {
 
     /// The record with its outputs moved: files under `pairs/` are copied into the merged
     /// report, links to input files are made relative to it.
-    func relocate(_ record: PairRecord, from folder: String, into staging: String) throws(CommandLineError) -> PairRecord {
+    func relocate(
+        _ record: PairRecord, from folder: String, into staging: String, prefix: String
+    ) throws(CommandLineError) -> PairRecord {
         var record = record
+        record.path = prefix + record.path
         func move(_ path: String?) throws(CommandLineError) -> String? {
             guard let path else { return nil }
             guard path.hasPrefix("pairs/") else {
                 return SnapshotFolder.relativePath(of: SnapshotFolder.join(folder, path), from: outputDirectory)
             }
             let source = SnapshotFolder.join(folder, path)
+            let moved = "pairs/" + prefix + path.dropFirst("pairs/".count)
             do {
-                try SnapshotFolder.createFolders(for: path, under: staging)
-                try ImageFile.write(try ImageFile.read(source), to: SnapshotFolder.join(staging, path))
+                try SnapshotFolder.createFolders(for: moved, under: staging)
+                try ImageFile.write(try ImageFile.read(source), to: SnapshotFolder.join(staging, moved))
             } catch let error as ImageFileError {
                 throw CommandLineError(error.description)
             } catch let error as CommandLineError {
@@ -144,7 +186,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             } catch {
                 throw CommandLineError("\(source): \(error)")
             }
-            return path
+            return moved
         }
         record.outputs.reference = try move(record.outputs.reference)
         record.outputs.new = try move(record.outputs.new)

@@ -122,4 +122,27 @@ final class ShardTests: XCTestCase {
         let again = try imgdiff("batch", path("ref"), path("new"), "--out", path("again"))
         XCTAssertTrue(again.stdout.contains("36 pairs: 0 changed, 30 passed, 0 new, 6 deleted, 0 errors"), again.stdout)
     }
+
+    /// Two whole runs of one suite (an Intel and an ARM runner's) join side by side, each pair
+    /// labelled with its report's folder; such a report cannot be approved.
+    func testWholeRunsOfOneSuiteAreJoinedSideBySide() throws {
+        for runner in ["intel", "arm"] {
+            XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path(runner)).status, 1)
+        }
+        let run = try imgdiff("merge-reports", path("intel"), path("arm"), "--out", path("review"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("review/report.json")))) as? [String: Any]
+        let pairs = json?["pairs"] as? [[String: Any]] ?? []
+        XCTAssertEqual(pairs.count, 72)
+        XCTAssertTrue(pairs.contains { $0["path"] as? String == "intel/set-0/login.png" })
+        XCTAssertTrue(pairs.contains { $0["path"] as? String == "arm/set-0/login.png" })
+        for pair in pairs {
+            for case let output as String in (pair["outputs"] as? [String: Any] ?? [:]).values where output.hasPrefix("pairs/") {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: path("review/" + output)), output)
+            }
+        }
+        let approve = try imgdiff("merge-reports", path("intel"), path("arm"), "--out", path("review"), "--approve")
+        XCTAssertEqual(approve.status, 2)
+        XCTAssertTrue(approve.stderr.contains("approve from each run's own report"), approve.stderr)
+    }
 }
