@@ -2,6 +2,7 @@
 #include "vector_state.h"
 
 #include <isa-l/crc.h>
+#include <pthread.h>
 #include <isa-l/igzip_lib.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,9 @@ static void convert_row(const void *pixels, cic_row_format format, uint32_t widt
 /* Filtered rows handed to the compressor at a time: large enough to amortise each call. */
 #define FILTERED_CHUNK_BYTES (256u << 10)
 
+/* Zeroed bytes kept past the end of the filtered-row chunk (see cic_png_deflater_new). */
+#define CHUNK_SLACK 256
+
 static const uint32_t level_buffer_sizes[] = {
     ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
 
@@ -87,8 +91,32 @@ struct cic_png_deflater {
     struct isal_zstream stream;
 };
 
+/* igzip picks its kernels for this CPU on the first call of each. Made once, on one thread,
+   before any two deflaters can run at once: the first calls never race. */
+static void warm_up_igzip(void) {
+    static uint8_t input[4096], output[8192];
+    for (int level = 0; level <= 3; level++) {
+        static uint8_t level_buffer[ISAL_DEF_LVL3_DEFAULT];
+        struct isal_zstream stream;
+        isal_deflate_init(&stream);
+        stream.level = (uint32_t)level;
+        stream.level_buf = level_buffer;
+        stream.level_buf_size = level_buffer_sizes[level];
+        stream.next_in = input;
+        stream.avail_in = sizeof input;
+        stream.next_out = output;
+        stream.avail_out = sizeof output;
+        stream.end_of_stream = 1;
+        isal_deflate(&stream);
+    }
+    (void)isal_adler32(1, input, sizeof input);
+    cic_clear_upper_vector_state();
+}
+
 cic_png_deflater *cic_png_deflater_new(cic_row_format format, uint32_t width, uint32_t max_rows, int level) {
     if (level < 0 || level > 3) return NULL;
+    static pthread_once_t warmed_up = PTHREAD_ONCE_INIT;
+    pthread_once(&warmed_up, warm_up_igzip);
     cic_png_deflater *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->format = format;
@@ -100,11 +128,14 @@ cic_png_deflater *cic_png_deflater_new(cic_row_format format, uint32_t width, ui
     /* Untouched pages cost nothing, so the bound is generous: fixed Huffman codes expand by at most 1/8. */
     const size_t filtered_total = filtered_row_bytes * (size_t)max_rows;
     d->capacity = filtered_total + filtered_total / 4 + (64u << 10);
-    d->previous = malloc(d->row_bytes ? d->row_bytes : 1);
-    d->current = malloc(d->row_bytes ? d->row_bytes : 1);
-    d->chunk = malloc(filtered_row_bytes * d->rows_per_chunk);
-    d->level_buffer = malloc(level_buffer_sizes[level]);
-    d->out = malloc(d->capacity);
+    /* Every buffer starts zeroed, and the input chunk keeps zeroed slack past its end: igzip's
+       vector loops read a little beyond what they are given, and the bytes must never depend
+       on what the heap held before. */
+    d->previous = calloc(d->row_bytes ? d->row_bytes : 1, 1);
+    d->current = calloc(d->row_bytes ? d->row_bytes : 1, 1);
+    d->chunk = calloc(filtered_row_bytes * d->rows_per_chunk + CHUNK_SLACK, 1);
+    d->level_buffer = calloc(level_buffer_sizes[level], 1);
+    d->out = calloc(d->capacity, 1);
     if (!d->previous || !d->current || !d->chunk || !d->level_buffer || !d->out || d->capacity > UINT32_MAX) {
         cic_png_deflater_free(d);
         return NULL;
@@ -154,6 +185,7 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
         if (last || filled == filtered_row_bytes * d->rows_per_chunk) {
+            memset(d->chunk + filled, 0, filtered_row_bytes * d->rows_per_chunk - filled + CHUNK_SLACK);
             checksum = isal_adler32(checksum, d->chunk, filled);
             ok = compress_chunk(stream, d->chunk, filled, last, final);
             filled = 0;
