@@ -59,8 +59,9 @@ static void convert_row(const void *pixels, cic_row_format format, uint32_t widt
 /* Filtered rows handed to the compressor at a time: large enough to amortise each call. */
 #define FILTERED_CHUNK_BYTES (256u << 10)
 
-/* Zeroed bytes kept past the end of the filtered-row chunk (see cic_png_deflater_new). */
-#define CHUNK_SLACK 256
+/* Zeroed bytes kept past the end of the filtered-row chunk and of the level buffer (see
+   cic_png_deflater_new). */
+#define CHUNK_SLACK 4096
 
 static const uint32_t level_buffer_sizes[] = {
     ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
@@ -134,7 +135,7 @@ cic_png_deflater *cic_png_deflater_new(cic_row_format format, uint32_t width, ui
     d->previous = calloc(d->row_bytes ? d->row_bytes : 1, 1);
     d->current = calloc(d->row_bytes ? d->row_bytes : 1, 1);
     d->chunk = calloc(filtered_row_bytes * d->rows_per_chunk + CHUNK_SLACK, 1);
-    d->level_buffer = calloc(level_buffer_sizes[level], 1);
+    d->level_buffer = calloc(level_buffer_sizes[level] + CHUNK_SLACK, 1);
     d->out = calloc(d->capacity, 1);
     if (!d->previous || !d->current || !d->chunk || !d->level_buffer || !d->out || d->capacity > UINT32_MAX) {
         cic_png_deflater_free(d);
@@ -162,7 +163,7 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
     isal_deflate_init(stream);
     /* igzip leaves parts of its level buffer as it finds them; cleared, equal rows always
        compress to equal bytes, whatever the buffer held before. */
-    memset(d->level_buffer, 0, level_buffer_sizes[d->level]);
+    memset(d->level_buffer, 0, level_buffer_sizes[d->level] + CHUNK_SLACK);
     stream->level = (uint32_t)d->level;
     stream->level_buf = d->level_buffer;
     stream->level_buf_size = level_buffer_sizes[d->level];
