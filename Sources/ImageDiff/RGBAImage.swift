@@ -3,17 +3,32 @@
 ///
 /// Images decoded from 16-bit sources keep their original samples in ``samples16`` so that
 /// ImageMagick-compatible counts and outputs can be exact; ``pixels`` then holds
-/// `floor(v16 / 257)`, the reduction ImageMagick's PNG writer uses.
+/// `floor(v16 / 257)`, the reduction ImageMagick's PNG writer uses. The two never disagree:
+/// ``samples16`` is set only with the image, and any change to ``pixels`` (or to a pixel)
+/// makes the image an 8-bit one, so an edit is never lost behind stale 16-bit samples.
 public struct RGBAImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
-    /// `width * height * 4` samples: R, G, B, A.
-    public var pixels: [UInt8]
+    /// `width * height * 4` samples: R, G, B, A. Changing them drops ``samples16``.
+    public var pixels: [UInt8] {
+        @inlinable get { eightBitSamples }
+        @inlinable set {
+            eightBitSamples = newValue
+            sixteenBitSamples = nil
+        }
+        @inlinable _modify {
+            sixteenBitSamples = nil
+            yield &eightBitSamples
+        }
+    }
+    @usableFromInline var eightBitSamples: [UInt8]
     /// Whether the source had an alpha channel or a tRNS chunk (ImageMagick's "matte").
     /// Images without one decode with A = 255 everywhere.
     public var hasAlpha: Bool
-    /// The original 16-bit samples (`width * height * 4`) when the source was 16-bit.
-    public var samples16: [UInt16]?
+    /// The original 16-bit samples (`width * height * 4`) when the source was 16-bit; `nil` for
+    /// 8-bit images, and once ``pixels`` has been changed.
+    @inlinable public var samples16: [UInt16]? { sixteenBitSamples }
+    @usableFromInline var sixteenBitSamples: [UInt16]?
 
     /// Creates an image from 8-bit RGBA samples.
     ///
@@ -23,9 +38,9 @@ public struct RGBAImage: Sendable, Equatable {
         precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
-        self.pixels = pixels
+        self.eightBitSamples = pixels
         self.hasAlpha = hasAlpha
-        self.samples16 = nil
+        self.sixteenBitSamples = nil
     }
 
     /// Creates an image from 16-bit RGBA samples; ``pixels`` is derived as `floor(v / 257)`.
@@ -34,9 +49,9 @@ public struct RGBAImage: Sendable, Equatable {
         precondition(samples16.count == width * height * 4, "sample buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
-        self.pixels = samples16.map { UInt8($0 / 257) }
+        self.eightBitSamples = samples16.map { UInt8($0 / 257) }
         self.hasAlpha = hasAlpha
-        self.samples16 = samples16
+        self.sixteenBitSamples = samples16
     }
 
     /// An image of one colour.
@@ -69,7 +84,6 @@ public struct RGBAImage: Sendable, Equatable {
             pixels[index + 1] = newValue.g
             pixels[index + 2] = newValue.b
             pixels[index + 3] = newValue.a
-            samples16 = nil
         }
     }
 
