@@ -186,7 +186,7 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
         if (last || filled == filtered_row_bytes * d->rows_per_chunk) {
-            memset(d->chunk + filled, 0, filtered_row_bytes * d->rows_per_chunk - filled + CHUNK_SLACK);
+            memset(d->chunk + filled, 0, filtered_row_bytes * d->rows_per_chunk - filled);
             checksum = isal_adler32(checksum, d->chunk, filled);
             ok = compress_chunk(stream, d->chunk, filled, last, final);
             filled = 0;

@@ -150,8 +150,6 @@ public enum ImageFile {
         switch status.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR: throw writeFailure(EISDIR, path)
-        case S_IFLNK:
-            throw ImageFileError(path: path, error: .cannotWrite("is a symbolic link; imgdiff replaces regular files only"))
         default:
             throw ImageFileError(
                 path: path, error: .cannotWrite("is \(fileKind(status.st_mode)); imgdiff replaces regular files only"))

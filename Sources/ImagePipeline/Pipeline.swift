@@ -85,12 +85,22 @@ public enum Pipeline {
     /// larger. Nil when a file's header does not say (formats ImageMagick decodes); each decode
     /// is then held to the limits on its own.
     public static func wholeImageMemory(_ reference: EncodedImage, _ actual: EncodedImage) -> Int? {
+        declaredSizes(reference, actual).map(wholeImageMemory)
+    }
+
+    private typealias DeclaredSize = (size: ImageSize, bytesPerPixel: Int)
+
+    private static func declaredSizes(_ reference: EncodedImage, _ actual: EncodedImage) -> [DeclaredSize]? {
         guard let first = ContainerFormat.declaredDecodedSize(reference.bytes),
             let second = ContainerFormat.declaredDecodedSize(actual.bytes)
         else { return nil }
-        let pixels = [first, second].map { Double($0.size.width) * Double($0.size.height) }
-        let total = pixels[0] * Double(first.bytesPerPixel) + pixels[1] * Double(second.bytesPerPixel) + 5 * max(pixels[0], pixels[1])
-        return Int(min(total, Double(Int.max / 2)))
+        return [first, second]
+    }
+
+    private static func wholeImageMemory(_ declared: [DeclaredSize]) -> Int {
+        let pixels = declared.map { Double($0.size.width) * Double($0.size.height) }
+        let decoded = zip(pixels, declared).reduce(0.0) { $0 + $1.0 * Double($1.1.bytesPerPixel) }
+        return Int(min(decoded + 5 * (pixels.max() ?? 0), Double(Int.max / 2)))
     }
 
     /// Refuses, before decoding, a pair whose images each fit the limits but together exceed
@@ -98,9 +108,10 @@ public enum Pipeline {
     static func checkWholeImageMemory(
         _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits
     ) throws(ImageFileError) {
-        guard let needed = wholeImageMemory(reference, actual), needed > limits.maxMemory else { return }
-        for image in [reference, actual] {
-            guard let declared = ContainerFormat.declaredDecodedSize(image.bytes) else { continue }
+        guard let declared = declaredSizes(reference, actual) else { return }
+        let needed = wholeImageMemory(declared)
+        guard needed > limits.maxMemory else { return }
+        for (image, declared) in zip([reference, actual], declared) {
             do {
                 try limits.check(
                     width: declared.size.width, height: declared.size.height, bytesPerPixel: declared.bytesPerPixel)

@@ -9,10 +9,9 @@ import Foundation
 /// `deleted`, `passed`; views are `side`, `blend`, `mask`, `slider`, `onion`.
 enum HTMLReport {
     static func render(_ report: BatchReport) throws -> String {
-        // "<" only occurs inside JSON strings, where \u003C reads the same: no file name can
+        // "<" only occurs inside JSON strings, where \u003c reads the same: no file name can
         // end the script element early.
         let data = String(decoding: try report.json(pretty: false), as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003C")
             .replacingOccurrences(of: "<", with: "\\u003c")
         let title = escape("imgdiff: \(report.newDirectory) vs \(report.referenceDirectory)")
         let parts = template.components(separatedBy: "{{DATA}}")

@@ -117,9 +117,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
     /// run, or for whole runs of disjoint pairs, which merge as they are.
     func runLabels(_ parts: [BatchReport], folders: [String]) throws(CommandLineError) -> [String]? {
         guard parts.count > 1, parts.allSatisfy({ $0.shard == nil }) else { return nil }
-        var paths = Set<[UInt8]>()
-        let overlapping = parts.contains { part in part.pairs.contains { !paths.insert(Array($0.path.utf8)).inserted } }
-        guard overlapping else { return nil }
+        guard repeatedPair(in: parts) != nil else { return nil }
         let labels = folders.map { folder in
             let name = URL(fileURLWithPath: SnapshotFolder.resolved(folder)).lastPathComponent
             return name.isEmpty ? folder : name
@@ -154,12 +152,19 @@ struct MergeReportsCommand: AsyncParsableCommand {
                     "part \(missing)/\(count) is missing: its pairs would be absent from the merged report; give every part")
             }
         }
-        var paths = Set<[UInt8]>()
-        for (part, folder) in zip(parts, folders) {
-            for pair in part.pairs where !paths.insert(Array(pair.path.utf8)).inserted {
-                throw CommandLineError("\(folder): \(pair.path) is also in another report; merge the parts of one run")
-            }
+        if let (index, path) = repeatedPair(in: parts) {
+            throw CommandLineError("\(folders[index]): \(path) is also in another report; merge the parts of one run")
         }
+    }
+
+    /// The first pair whose path (by bytes) an earlier report, or the same one, already holds:
+    /// the report's index and the path.
+    func repeatedPair(in parts: [BatchReport]) -> (Int, String)? {
+        var paths = Set<[UInt8]>()
+        for (index, part) in parts.enumerated() {
+            for pair in part.pairs where !paths.insert(Array(pair.path.utf8)).inserted { return (index, pair.path) }
+        }
+        return nil
     }
 
     /// The record with its outputs moved: files under `pairs/` are copied into the merged

@@ -57,13 +57,13 @@ enum SnapshotFolder {
         return files.sorted { $0.precedesBytewise($1) }
     }
 
-    private struct FileIdentity: Hashable {
+    private struct FolderIdentity: Hashable {
         let device: UInt64
         let inode: UInt64
     }
 
     private static func walk(
-        folder: String, relative: String, ancestors: Set<FileIdentity>, into files: inout [String]
+        folder: String, relative: String, ancestors: Set<FolderIdentity>, into files: inout [String]
     ) throws(CommandLineError) {
         guard let stream = opendir(folder) else {
             throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))")
@@ -73,8 +73,8 @@ enum SnapshotFolder {
         guard fstat(dirfd(stream), &folderStatus) == 0 else {
             throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))")
         }
-        let ancestors = ancestors.union([FileIdentity(device: UInt64(folderStatus.st_dev), inode: UInt64(folderStatus.st_ino))])
-        var subfolders: [(name: String, identity: FileIdentity)] = []
+        let ancestors = ancestors.union([FolderIdentity(device: UInt64(folderStatus.st_dev), inode: UInt64(folderStatus.st_ino))])
+        var subfolders: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -99,16 +99,15 @@ enum SnapshotFolder {
                     "\(join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
             if isFolder {
-                let identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-                if !ancestors.contains(identity) { subfolders.append((name, identity)) }
+                let identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                if !ancestors.contains(identity) { subfolders.append(name) }
             } else {
                 files.append(relative + name)
             }
         }
         for subfolder in subfolders {
             try walk(
-                folder: join(folder, subfolder.name), relative: relative + subfolder.name + "/",
-                ancestors: ancestors, into: &files)
+                folder: join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors, into: &files)
         }
     }
 

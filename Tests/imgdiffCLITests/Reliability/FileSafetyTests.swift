@@ -179,6 +179,6 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
         let html = try String(contentsOfFile: path("out/index.html"), encoding: .utf8)
         XCTAssertFalse(html.contains("<script>alert"), "'<' in names is escaped inside the embedded JSON")
-        XCTAssertTrue(html.contains("\\u003Cscript>alert(1)"))
+        XCTAssertTrue(html.contains("\\u003cscript>alert(1)"))
     }
 }
