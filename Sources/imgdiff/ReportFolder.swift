@@ -12,6 +12,9 @@ import ImageCodecs
 struct ReportFolder {
     /// The report's place, as given.
     let destination: String
+    /// `destination` as an absolute path without `.` or `..` (links are not resolved): the
+    /// path the files are moved to.
+    let place: String
     /// Where this run writes it.
     let staging: String
 
@@ -22,10 +25,9 @@ struct ReportFolder {
     /// the swap replaces it whole.
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
-        let trimmed = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
-        let parent = (trimmed as NSString).deletingLastPathComponent
-        let parentFolder = parent.isEmpty ? "." : parent
-        try Self.requireReplaceable(destination)
+        place = URL(fileURLWithPath: destination).standardizedFileURL.path
+        let parentFolder = SnapshotFolder.parent(of: place)
+        try Self.requireReplaceable(place, as: destination)
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
         } catch {
@@ -42,9 +44,9 @@ struct ReportFolder {
     /// The names an imgdiff report folder holds.
     static let reportEntries: Set<String> = ["index.html", "report.json", "junit.xml", "pairs"]
 
-    private static func requireReplaceable(_ destination: String) throws(CommandLineError) {
+    private static func requireReplaceable(_ place: String, as destination: String) throws(CommandLineError) {
         var status = stat()
-        guard lstat(destination, &status) == 0 else { return }
+        guard lstat(place, &status) == 0 else { return }
         if status.st_mode & S_IFMT == S_IFLNK {
             throw CommandLineError("\(destination): is a symbolic link; give the report folder's real path")
         }
@@ -53,7 +55,7 @@ struct ReportFolder {
         }
         let entries: [String]
         do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: destination)
+            entries = try FileManager.default.contentsOfDirectory(atPath: place)
         } catch {
             throw CommandLineError("\(destination): cannot read the folder (\(reason(error)))")
         }
@@ -76,15 +78,15 @@ struct ReportFolder {
 
     /// Puts the finished report in place of `destination`, and removes the one it replaced.
     func commit() throws(CommandLineError) {
-        if rename(staging, destination) == 0 { return }
+        if rename(staging, place) == 0 { return }
         guard errno == EEXIST || errno == ENOTEMPTY else { return try failed(errno) }
-        if renameExchange(staging, destination) != 0 {
+        if renameExchange(staging, place) != 0 {
             // A file system without RENAME_EXCHANGE: move the old report aside first.
             let aside = staging + "-old"
-            guard rename(destination, aside) == 0 else { return try failed(errno) }
-            guard rename(staging, destination) == 0 else {
+            guard rename(place, aside) == 0 else { return try failed(errno) }
+            guard rename(staging, place) == 0 else {
                 let code = errno
-                _ = rename(aside, destination)
+                _ = rename(aside, place)
                 return try failed(code)
             }
             try? FileManager.default.removeItem(atPath: aside)

@@ -154,6 +154,15 @@ enum SnapshotFolder {
         }
     }
 
+    /// The folder holding `path`, by its text: "." for a bare name, "/" at the root.
+    /// (Foundation's `deletingLastPathComponent` traps on a one-character path on Linux.)
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
     /// `base/relative`, without doubling a trailing slash.
     static func join(_ base: String, _ relative: String) -> String {
         base.hasSuffix("/") ? base + relative : base + "/" + relative
@@ -180,7 +189,7 @@ enum SnapshotFolder {
                 for component in missing.reversed() {
                     switch component {
                     case "", ".": continue
-                    case "..": result = (result as NSString).deletingLastPathComponent
+                    case "..": result = parent(of: result)
                     default: result = join(result, component)
                     }
                 }

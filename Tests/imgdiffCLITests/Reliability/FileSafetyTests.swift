@@ -64,6 +64,19 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertTrue(run.stderr.contains("\(path("ref"))/settings: not a folder"), run.stderr)
     }
 
+    /// A one-letter relative --out crashed Foundation's path handling (SIGILL); `r/.` and
+    /// `./r/` name the same folder.
+    func testShortAndDottedReportFolderNames() throws {
+        try makeSuite()
+        for out in ["r", "r/.", "./r/"] {
+            let run = try runProcess(
+                IMGDiffExecutable.url, ["batch", "ref", "new", "--out", out], currentDirectory: work)
+            XCTAssertEqual(run.status, 1, "\(out): \(run.stderr)")
+            XCTAssertEqual(entries(path("r")), ["index.html", "junit.xml", "pairs", "report.json"], out)
+        }
+        XCTAssertEqual(entries(work.path), ["new", "r", "ref"], "no staging folder left")
+    }
+
     func testReportFolderThroughASymlinkMayNotLandInTheInputs() throws {
         try makeSuite()
         try FileManager.default.createSymbolicLink(atPath: path("ref-link"), withDestinationPath: path("ref"))
