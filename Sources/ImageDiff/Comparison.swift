@@ -94,6 +94,8 @@ public struct ComparisonOptions: Sendable {
     /// How many row bands the work is split into, run on all cores; 0 picks one from the
     /// image size, 1 runs on the calling thread alone. Results do not depend on it.
     public var bands: Int
+    /// How many differing pixels a pair may have and still match (none by default).
+    public var allowance: DifferenceAllowance
 
     public init(
         metric: ComparisonMetric = .yiq(threshold: 0.1),
@@ -102,8 +104,10 @@ public struct ComparisonOptions: Sendable {
         ignoreMask: RGBAImage? = nil,
         reportedDeltaE: DeltaEFormula = .cie94,
         collectsMask: Bool = false,
-        bands: Int = 0
+        bands: Int = 0,
+        allowance: DifferenceAllowance = .none
     ) {
+        self.allowance = allowance
         self.collectsMask = collectsMask
         self.bands = bands
         self.metric = metric
@@ -122,7 +126,8 @@ public struct ComparisonOptions: Sendable {
 
 /// What a comparison found.
 public struct DiffResult: Sendable, Equatable, Encodable {
-    /// True when no pixel differs.
+    /// True when the images have one size and no more pixels differ than
+    /// ``ComparisonOptions/allowance`` permits (by default: none).
     public var match: Bool
     /// The metric that judged the pixels, with its threshold.
     public var metric: ComparisonMetric
@@ -187,6 +192,35 @@ public struct DiffResult: Sendable, Equatable, Encodable {
         try container.encode(actualSize, forKey: .actualSize)
         if includingHistogram { try container.encode(maxChannelDeltaHistogram, forKey: .maxChannelDeltaHistogram) }
         try container.encodeIfPresent(clusters, forKey: .clusters)
+    }
+}
+
+/// How many differing pixels a matching pair may have: Playwright's `maxDiffPixels` and
+/// `maxDiffPixelRatio`. A pair of different sizes never matches.
+public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
+    /// The most differing pixels allowed.
+    public var maxPixels: Int
+    /// The largest share of the compared area allowed to differ, 0…1.
+    public var maxRatio: Double
+
+    public init(maxPixels: Int = 0, maxRatio: Double = 0) {
+        self.maxPixels = maxPixels
+        self.maxRatio = maxRatio
+    }
+
+    /// No differing pixel allowed.
+    public static let none = DifferenceAllowance()
+
+    /// Whether `differentPixels` of `totalPixels` fit: within either limit.
+    public func permits(_ differentPixels: Int, of totalPixels: Int) -> Bool {
+        differentPixels <= maxPixels || Double(differentPixels) <= maxRatio * Double(totalPixels)
+    }
+}
+
+extension DiffResult {
+    /// Sets ``match`` from the counts under `allowance`.
+    mutating func judge(by allowance: DifferenceAllowance) {
+        match = !sizeDiffers && allowance.permits(differentPixels, of: totalPixels)
     }
 }
 

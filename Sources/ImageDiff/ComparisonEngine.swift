@@ -36,7 +36,8 @@ extension DiffResult {
         result.totalPixels = ae.area
         result.boundingBox = ae.boundingBox
         result.differentRatio = ae.area == 0 ? 0 : Double(ae.count) / Double(ae.area)
-        result.match = ae.count == 0
+        // ImageMagick counts the pixels outside a smaller image itself.
+        result.match = options.allowance.permits(ae.count, of: ae.area)
         return result
     }
 }
@@ -140,7 +141,7 @@ extension DiffResult {
     ) {
         let area = width * height
         self.init(
-            match: total.differentPixels == 0,
+            match: false,
             metric: options.metric,
             differentPixels: total.differentPixels,
             totalPixels: area,
@@ -156,6 +157,7 @@ extension DiffResult {
             actualSize: actualSize,
             maxChannelDeltaHistogram: total.histogramArray,
             mask: mask)
+        judge(by: options.allowance)
     }
 }
 

@@ -5,6 +5,8 @@
 /// - its colour differs by at most `noiseDeltaE` (CIE94): recompression, dither and colour
 ///   drift;
 /// - pixelmatch's detector finds it anti-aliased in either image;
+/// - each image's pixel is, within `noiseDeltaE`, a blend of the colours around it in the
+///   other image (within `shiftRadius`): a sub-pixel shift, other hinting or anti-aliasing;
 /// - it belongs to a cluster that one displacement of at most `shiftRadius` pixels explains:
 ///   the new image, moved back by it, matches the reference within `noiseDeltaE` on nearly
 ///   every pixel of the cluster (a sub-pixel or one-pixel shift moves a whole edge or glyph
@@ -20,10 +22,10 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     public var minimumStrongClusterPixels: Int
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
-    /// corpus: ΔE 3 over 50 pixels (a 7×7 patch keeps a 5×5 core once its edge is explained)
-    /// fails, and so does a one-pixel line 16 pixels long of strong contrast.
+    /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
+    /// (40), and so does a one-pixel line 16 pixels long of strong contrast.
     public init(
-        noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 24,
+        noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
         strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8
     ) {
         self.noiseDeltaE = noiseDeltaE
@@ -32,6 +34,9 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
         self.strongDeltaE = strongDeltaE
         self.minimumStrongClusterPixels = minimumStrongClusterPixels
     }
+
+    /// The largest ``shiftRadius`` accepted: the search grows with its square.
+    public static let largestShiftRadius = 4
 
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair.
     public func fails(pixels: Int, maxDeltaE: Double) -> Bool {
@@ -74,7 +79,8 @@ enum StructuralComparison {
             if !options.collectsMask { result.mask = nil }
             return result
         }
-        let (clusters, labels) = clusters(of: candidates, reference, actual, rule: rule)
+        let unexplained = withoutNeighbourhoodBlends(candidates, reference, actual, rule: rule)
+        let (clusters, labels) = clusters(of: unexplained, reference, actual, rule: rule)
         let failing = clusters.filter(\.fails)
         var mask = DifferenceMask(width: candidates.width, height: candidates.height)
         if options.collectsMask {
@@ -86,7 +92,7 @@ enum StructuralComparison {
         result.differentPixels = failing.reduce(0) { $0 + $1.pixels }
         result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
         result.boundingBox = failing.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
-        result.match = failing.isEmpty
+        result.judge(by: options.allowance)
         result.mask = options.collectsMask ? mask : nil
         return result
     }
@@ -139,6 +145,60 @@ enum StructuralComparison {
             }
         }
         return (clusters, labels)
+    }
+
+    /// `candidates` less the pixels that a blend of neighbouring colours explains (see
+    /// ``isNeighbourhoodBlend``), in both directions.
+    static func withoutNeighbourhoodBlends(
+        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+    ) -> DifferenceMask {
+        guard rule.shiftRadius > 0 else { return candidates }
+        var remaining = candidates
+        let width = candidates.width, height = candidates.height
+        reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                for y in 0..<height {
+                    for x in 0..<width where candidates.contains(x: x, y: y) {
+                        let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
+                        if isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE)
+                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE)
+                        {
+                            remaining.clear(x: x, y: y)
+                        }
+                    }
+                }
+            }
+        }
+        return remaining
+    }
+
+    /// Whether the pixel of `image` at (x, y) lies within `noiseDeltaE` (CIE94) of the colours
+    /// around the same place in `other`: clamped, channel by channel, into the range those
+    /// colours span within `radius`, it moves by at most that much.
+    ///
+    /// A sub-pixel shift, other glyph hinting or other anti-aliasing blends neighbouring colours,
+    /// so the pixels it changes stay inside that range; a changed colour leaves it, in one image
+    /// or the other (a lighter stroke lies between its old colour and the background, but the
+    /// old colour is then darker than anything around it in the new image).
+    static func isNeighbourhoodBlend(
+        of image: UnsafePointer<UInt8>, in other: UnsafePointer<UInt8>,
+        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), noiseDeltaE: Double
+    ) -> Bool {
+        let (x, y, width, height, radius) = geometry
+        var low: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255), high: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
+        for ny in max(0, y - radius)...min(height - 1, y + radius) {
+            for nx in max(0, x - radius)...min(width - 1, x + radius) {
+                let c = PixelDelta.rgbOverWhite(other, (ny * width + nx) * 4)
+                low = (min(low.r, c.r), min(low.g, c.g), min(low.b, c.b))
+                high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
+            }
+        }
+        let pixel = PixelDelta.rgbOverWhite(image, (y * width + x) * 4)
+        let clamped = (r: min(max(pixel.r, low.r), high.r), g: min(max(pixel.g, low.g), high.g), b: min(max(pixel.b, low.b), high.b))
+        if clamped == pixel { return true }
+        return DeltaEFormula.cie94.difference(
+            LabColor(r: pixel.r, g: pixel.g, b: pixel.b), LabColor(r: clamped.r, g: clamped.g, b: clamped.b)) <= noiseDeltaE
     }
 
     /// Differing pixels this close (in rows and columns) belong to one cluster: the strokes of

@@ -189,11 +189,7 @@ public enum Tuning {
             return Double(profile.perceptualFailures[index]) / Double(profile.totalPixels)
         }
         func passes(_ profile: DifferenceProfile, _ precision: Float) -> Bool {
-            if profile.sizeDiffers || profile.totalPixels == 0 { return false }
-            if profile.premultipliedEqual { return true }
-            let failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
-            let actualPixelPrecision = 1 - failingPixelPercent
-            return !(actualPixelPrecision < precision)
+            snapshotTestingPasses(profile, precision: precision, perceptualIndex: index)
         }
         let scores = Scores(noise: noise, mustFail: mustFail, score: { share($0.profile) })
         var setting = TunedSetting(
@@ -227,6 +223,21 @@ public enum Tuning {
         ]
         if !mustFail.isEmpty { setting.separation = scores.separation(separates: separates) }
         return setting
+    }
+
+    /// Whether swift-snapshot-testing passes the measured pair under `setting`, whose
+    /// `perceptualPrecision` must be one of ``SnapshotTestingGrid/perceptualPrecisions``.
+    public static func snapshotTestingPasses(_ profile: DifferenceProfile, setting: SnapshotPrecision) -> Bool? {
+        guard let index = SnapshotTestingGrid.perceptualPrecisions.firstIndex(of: setting.perceptualPrecision) else { return nil }
+        return snapshotTestingPasses(profile, precision: setting.precision, perceptualIndex: index)
+    }
+
+    static func snapshotTestingPasses(_ profile: DifferenceProfile, precision: Float, perceptualIndex index: Int) -> Bool {
+        if profile.sizeDiffers || profile.totalPixels == 0 { return false }
+        if profile.premultipliedEqual { return true }
+        let failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
+        let actualPixelPrecision = 1 - failingPixelPercent
+        return !(actualPixelPrecision < precision)
     }
 
     // MARK: Shared

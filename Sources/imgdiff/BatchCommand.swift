@@ -113,12 +113,33 @@ struct BatchCommand: AsyncParsableCommand {
         return report.approve()
     }
 
+    /// The setting from `--config`, else the reference folder's ``ComparisonSettings/defaultFileName``
+    /// when no option sets how pixels are judged.
+    func settings() throws(CommandLineError) -> ComparisonSettings? {
+        if let settings = try comparison.settings() { return settings }
+        let besideReferences = SnapshotFolder.join(referenceDirectory, ComparisonSettings.defaultFileName)
+        var status = stat()
+        guard lstat(besideReferences, &status) == 0 else { return nil }
+        if let given = comparison.judgingOptionsGiven.first {
+            Console.warning("\(besideReferences) is not used: \(given) was given")
+            return nil
+        }
+        do {
+            let settings = try ComparisonSettings.load(contentsOf: besideReferences)
+            Console.note("judging pairs by \(besideReferences): \(settings.cliArguments.joined(separator: " "))")
+            return settings
+        } catch {
+            throw CommandLineError(error.description)
+        }
+    }
+
     /// Compares every pair and writes the report into the staging folder.
     func makeReport(_ pairing: FolderPairing, in folder: ReportFolder) async throws(CommandLineError) -> BatchReport {
         let jobCount = jobs ?? defaultJobCount
         // One pair a core: each pair then runs on its worker's thread alone.
         let request = try comparison.request(
-            outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores)
+            outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores,
+            settings: try settings())
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
             stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory))

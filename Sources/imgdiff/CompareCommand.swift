@@ -26,7 +26,7 @@ struct CompareCommand: ParsableCommand {
               ae          ImageMagick `compare -metric AE`; use --fuzz, not --threshold
               structural  only what render noise cannot explain: ΔE94 over T (default
                           2.3), anti-aliasing and clusters a 1-px shift explains left
-                          out; a cluster of 24+ pixels (8+ with ΔE 10+) fails; the
+                          out; a cluster of 40+ pixels (8+ with ΔE 10+) fails; the
                           JSON lists every cluster
 
             Exit status: 0 match within tolerance, 1 different, 2 error.
@@ -75,7 +75,8 @@ struct CompareCommand: ParsableCommand {
     func compare() throws(CommandLineError) -> Int32 {
         let outputs = outputPaths
         try OutputPaths.check(outputs.map(\.path), inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
-        let request = try comparison.request(outputs: Set(outputs.map(\.output)), policy: .always)
+        let request = try comparison.request(
+            outputs: Set(outputs.map(\.output)), policy: .always, settings: try comparison.settings())
         let outcome: PairOutcome
         do {
             outcome = try Pipeline.compare(contentsOf: reference, actual, request: request)

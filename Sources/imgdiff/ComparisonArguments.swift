@@ -7,8 +7,8 @@ import ImagePipeline
 /// The comparison options every command shares (`compare`, and any command that compares
 /// pairs).
 struct ComparisonArguments: ParsableArguments {
-    @Option(help: "How pixels are judged (the metrics are listed above).")
-    var metric: ComparisonMetric = .yiq(threshold: 0.1)
+    @Option(help: ArgumentHelp("How pixels are judged (the metrics are listed above; default: yiq).", valueName: "metric"))
+    var metric: ComparisonMetric?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3; unused by exact and ae).",
@@ -41,6 +41,29 @@ struct ComparisonArguments: ParsableArguments {
     @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
     var antialiasing = false
 
+    @Option(help: ArgumentHelp(
+        "A pair still matches with up to N differing pixels (Playwright's maxDiffPixels; default: 0).", valueName: "N"))
+    var maxDiffPixels: Int?
+
+    @Option(help: ArgumentHelp(
+        "A pair still matches with up to this share of its pixels differing (Playwright's maxDiffPixelRatio; default: 0).",
+        valueName: "0...1"))
+    var maxDiffRatio: Double?
+
+    @Option(help: ArgumentHelp(
+        "structural: the largest displacement in pixels that explains a cluster as moved (default: 1; 0...\(StructuralRule.largestShiftRadius)).",
+        valueName: "R"))
+    var shiftRadius: Int?
+
+    @Option(help: ArgumentHelp(
+        "structural: the smallest cluster, in pixels, that fails the pair (default: 40).", valueName: "N"))
+    var minCluster: Int?
+
+    @Option(help: ArgumentHelp(
+        "Judge pairs by the setting in this file (as `imgdiff tune --write-config` writes it), instead of the options above.",
+        valueName: "FILE"))
+    var config: String?
+
     @Option(help: "Overlay and diff rounding: im7 (ImageMagick 7 HDRI, default) or im6 (ImageMagick 6 Q16).")
     var rounding: ImageMagickRounding = .im7
 
@@ -48,10 +71,22 @@ struct ComparisonArguments: ParsableArguments {
     var limits: DecodingLimitsArguments
 
     func validate() throws {
+        if config != nil, let given = judgingOptionsGiven.first {
+            throw ValidationError("--config sets the metric and tolerances; leave out \(given), or edit the file")
+        }
+        if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be >= 0") }
+        if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be between 0 and 1") }
+        if shiftRadius != nil || minCluster != nil, metric?.name != "structural" {
+            throw ValidationError("--shift-radius and --min-cluster belong to --metric structural")
+        }
+        if let shiftRadius, !(0...StructuralRule.largestShiftRadius).contains(shiftRadius) {
+            throw ValidationError("--shift-radius must be between 0 and \(StructuralRule.largestShiftRadius)")
+        }
+        if let minCluster, minCluster < 1 { throw ValidationError("--min-cluster must be at least 1") }
         if let threshold, !(threshold >= 0) || !threshold.isFinite {
             throw ValidationError("--threshold must be a number >= 0")
         }
-        if case .yiq = metric, let threshold, threshold > 1 {
+        if case .yiq? = metric, let threshold, threshold > 1 {
             throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
         }
         for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
@@ -61,26 +96,77 @@ struct ComparisonArguments: ParsableArguments {
         }
     }
 
-    /// The metric at the threshold (or, for `ae`, the fuzz) given.
-    var chosenMetric: ComparisonMetric {
-        if case .imageMagickAE = metric { return metric.with(threshold: fuzz.distance) }
-        return threshold.map { metric.with(threshold: $0) } ?? metric
+    /// The options that set how pixels are judged, as given: `--config` replaces them all.
+    var judgingOptionsGiven: [String] {
+        var given: [String] = []
+        if metric != nil { given.append("--metric") }
+        if threshold != nil { given.append("--threshold") }
+        if antialiasing { given.append("--antialiasing") }
+        if maxDiffPixels != nil { given.append("--max-diff-pixels") }
+        if maxDiffRatio != nil { given.append("--max-diff-ratio") }
+        if shiftRadius != nil { given.append("--shift-radius") }
+        if minCluster != nil { given.append("--min-cluster") }
+        if precision != nil { given.append("--precision") }
+        if perceptualPrecision != nil { given.append("--perceptual-precision") }
+        return given
     }
 
-    /// The library options; decodes the ignore mask if one was named.
-    func options() throws(CommandLineError) -> ComparisonOptions {
+    /// The metric at the threshold (or, for `ae`, the fuzz) and structural settings given.
+    var chosenMetric: ComparisonMetric {
+        let metric = self.metric ?? .yiq(threshold: 0.1)
+        if case .imageMagickAE = metric { return metric.with(threshold: fuzz.distance) }
+        var chosen = threshold.map { metric.with(threshold: $0) } ?? metric
+        if case .structural(var rule) = chosen {
+            if let shiftRadius { rule.shiftRadius = shiftRadius }
+            if let minCluster { rule.minimumClusterPixels = minCluster }
+            chosen = .structural(rule)
+        }
+        return chosen
+    }
+
+    /// The settings file named by `--config`, read once.
+    func settings() throws(CommandLineError) -> ComparisonSettings? {
+        guard let config else { return nil }
+        do {
+            return try ComparisonSettings.load(contentsOf: config)
+        } catch {
+            throw CommandLineError(error.description)
+        }
+    }
+
+    /// The library options, from `settings` when given; decodes the ignore mask if one was
+    /// named.
+    func options(settings: ComparisonSettings? = nil) throws(CommandLineError) -> ComparisonOptions {
         var options = ComparisonOptions(
-            metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects))
+            metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects),
+            allowance: DifferenceAllowance(maxPixels: maxDiffPixels ?? 0, maxRatio: maxDiffRatio ?? 0))
+        if let settings {
+            do {
+                options = try settings.applied(to: options)
+            } catch {
+                throw CommandLineError("\(config ?? ComparisonSettings.defaultFileName): \(error.problem)")
+            }
+        }
         if let ignoreMask { options.ignoreMask = try decode(ignoreMask, limits: limits.decodingLimits) }
         return options
     }
 
-    /// The pipeline's request for these options: `outputs` rendered under `policy`.
+    /// The pipeline's request for these options (or `settings`, from `--config` or found
+    /// beside the references): `outputs` rendered under `policy`.
     func request(
-        outputs: Set<ReviewOutput>, policy: OutputPolicy, parallelism: Parallelism = .allCores
+        outputs: Set<ReviewOutput>, policy: OutputPolicy, parallelism: Parallelism = .allCores,
+        settings: ComparisonSettings? = nil
     ) throws(CommandLineError) -> ComparisonRequest {
-        ComparisonRequest(
-            options: try options(), snapshotPrecision: snapshotPrecision, outputs: outputs,
+        var snapshotPrecision = self.snapshotPrecision
+        if let settings {
+            do {
+                snapshotPrecision = try settings.snapshotRule()
+            } catch {
+                throw CommandLineError("\(config ?? ComparisonSettings.defaultFileName): \(error.problem)")
+            }
+        }
+        return ComparisonRequest(
+            options: try options(settings: settings), snapshotPrecision: snapshotPrecision, outputs: outputs,
             outputPolicy: policy, rounding: rounding, differenceFuzz: fuzz.distance, limits: limits.decodingLimits,
             parallelism: parallelism)
     }

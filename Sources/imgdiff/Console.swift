@@ -14,6 +14,11 @@ enum Console {
         FileHandle.standardError.write(Data("imgdiff: error: \(TerminalText.escaped(message))\n".utf8))
     }
 
+    /// Writes "imgdiff: MESSAGE" to stderr: what the run does that the command line does not say.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("imgdiff: \(TerminalText.escaped(message))\n".utf8))
+    }
+
     /// Writes "imgdiff: warning: MESSAGE" to stderr.
     static func warning(_ message: String) {
         FileHandle.standardError.write(Data("imgdiff: warning: \(TerminalText.escaped(message))\n".utf8))

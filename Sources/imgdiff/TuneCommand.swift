@@ -80,6 +80,15 @@ struct TuneCommand: AsyncParsableCommand {
     @Flag(help: "Print measurements and recommendations as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Make must-fail canaries from this many noise pairs (spread over the folder; 0 for none).", valueName: "N"))
+    var canaryPairs = 8
+
+    @Option(help: ArgumentHelp(
+        "Write the recommended setting to FILE, for `compare --config`, `batch` (as REF_DIR/imgdiff.json) and the snapshot adapter.",
+        valueName: "FILE"))
+    var writeConfig: String?
+
     @Option(help: "Pairs measured at once (default: one per core).")
     var jobs: Int?
 
@@ -88,6 +97,7 @@ struct TuneCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if canaryPairs < 0 { throw ValidationError("--canary-pairs must be >= 0") }
     }
 
     func run() async throws {
@@ -100,28 +110,55 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
-        let noise = try await measure(noiseDirectory, isNoise: true)
+        let noise = try await measure(noiseDirectory, label: .noise)
         guard !noise.isEmpty else {
             throw CommandLineError("\(noiseDirectory): no pairs: no file in ref/ has a counterpart in new/")
         }
-        var changes: [TuningSample] = []
+        var changes: [MeasuredPair] = []
         if let mustFail {
-            changes = try await measure(mustFail, isNoise: false)
+            changes = try await measure(mustFail, label: .change)
             guard !changes.isEmpty else {
                 throw CommandLineError("\(mustFail): no pairs: no file in ref/ has a counterpart in new/")
             }
         }
-        let report = Tuning.recommend(noise: noise, mustFail: changes, safetyMargin: safetyMargin.fraction)
+        let canaries = noise.flatMap(\.canaries)
+        let report = Tuning.recommend(
+            noise: noise.map(\.sample), mustFail: changes.map(\.sample), safetyMargin: safetyMargin.fraction)
+        let evaluations = (noise + changes + canaries).map(\.evaluation)
+        let search = SearchOutcome(
+            evaluations: evaluations, canarySource: Dictionary(uniqueKeysWithValues: canaries.map { ($0.sample.name, $0.source) }),
+            safetyMargin: safetyMargin.fraction, snapshotTesting: report.setting(.snapshotTesting),
+            canaries: canaries.map(\.sample))
         let output = TuneOutput(
-            noiseDirectory: noiseDirectory, mustFailDirectory: mustFail, noise: noise, mustFail: changes, report: report)
+            noiseDirectory: noiseDirectory, mustFailDirectory: mustFail, noise: noise.map(\.sample),
+            mustFail: changes.map(\.sample), canaries: canaries.map(\.sample), report: report, search: search)
+        if let writeConfig, let settings = search.settings {
+            do {
+                try ImageFile.write(settings.encoded(), to: writeConfig)
+            } catch {
+                throw CommandLineError(error.description)
+            }
+        }
         print(json ? try output.json() : output.text())
         if let chosen = report.recommendedSetting, let warning = TuneOutput.outlierWarning(chosen) { warn(warning) }
-        if report.recommended == nil { return 1 }
-        return report.separates == false ? 1 : 0
+        if let warning = search.snapshotTestingWarning { warn(warning) }
+        guard let trained = search.trained else { return 1 }
+        return trained.misjudged.isEmpty ? 0 : 1
     }
 
-    /// Decodes and profiles every pair under `directory`/ref and `directory`/new.
-    func measure(_ directory: String, isNoise: Bool) async throws(CommandLineError) -> [TuningSample] {
+    /// A pair measured for both the per-pixel profile and the search, with the canaries made
+    /// from it.
+    struct MeasuredPair: Sendable {
+        var sample: TuningSample
+        var evaluation: PairEvaluation
+        var canaries: [MeasuredPair] = []
+        /// The pair a canary was made from.
+        var source: String = ""
+    }
+
+    /// Decodes, profiles and evaluates every pair under `directory`/ref and `directory`/new,
+    /// making canaries from the first ``canaryPairs`` noise pairs.
+    func measure(_ directory: String, label: PairEvaluation.Label) async throws(CommandLineError) -> [MeasuredPair] {
         try SnapshotFolder.requireDirectory(directory)
         let referenceRoot = SnapshotFolder.join(directory, "ref"), newRoot = SnapshotFolder.join(directory, "new")
         var isDirectory: ObjCBool = false
@@ -137,32 +174,53 @@ struct TuneCommand: AsyncParsableCommand {
         for path in pairing.onlyInNew {
             warn("\(SnapshotFolder.join(newRoot, path)): no counterpart in \(referenceRoot); skipped")
         }
+        let canarySources = label == .noise ? Set(Self.spread(pairing.common, count: canaryPairs)) : []
         var progress = ProgressLine(total: pairing.common.count, noun: "pairs")
         let limits = limits.decodingLimits
         let results = await mapConcurrently(pairing.common, jobs: jobs ?? defaultJobCount, progress: &progress) {
-            path -> Result<TuningSample, CommandLineError> in
+            path -> Result<MeasuredPair, CommandLineError> in
             let referenceFile = SnapshotFolder.join(referenceRoot, path), newFile = SnapshotFolder.join(newRoot, path)
             do throws(ImageFileError) {
                 let (reference, actual) = try Pipeline.decodePair(
                     EncodedImage(contentsOf: referenceFile, limits: limits), EncodedImage(contentsOf: newFile, limits: limits),
                     request: ComparisonRequest(limits: limits, parallelism: .callingThread))
-                if isNoise, reference.size != actual.size {
+                if label == .noise, reference.size != actual.size {
                     return .failure(CommandLineError(
                         "\(newFile): size \(actual.size) differs from the reference's \(reference.size); no tolerance passes a size change, so it cannot be noise"))
                 }
-                return .success(TuningSample(name: path, profile: DifferenceProfile(reference: reference, actual: actual)))
+                var pair = Self.measured(path, label: label, reference: reference, actual: actual)
+                if canarySources.contains(path) {
+                    pair.canaries = Canaries.make(reference: reference, actual: actual).map { kind, image in
+                        var canary = Self.measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
+                        canary.source = path
+                        return canary
+                    }
+                }
+                return .success(pair)
             } catch {
                 return .failure(CommandLineError(error.description))
             }
         }
-        var samples: [TuningSample] = []
+        var pairs: [MeasuredPair] = []
         for result in results {
             switch result {
-            case .success(let sample): samples.append(sample)
+            case .success(let pair): pairs.append(pair)
             case .failure(let error): throw error
             }
         }
-        return samples
+        return pairs
+    }
+
+    static func measured(_ name: String, label: PairEvaluation.Label, reference: RGBAImage, actual: RGBAImage) -> MeasuredPair {
+        MeasuredPair(
+            sample: TuningSample(name: name, profile: DifferenceProfile(reference: reference, actual: actual)),
+            evaluation: PairEvaluation(name: name, label: label, reference: reference, actual: actual, bands: 1))
+    }
+
+    /// `count` of `items`, evenly spread (all of them when there are fewer).
+    static func spread<Item>(_ items: [Item], count: Int) -> [Item] {
+        guard items.count > count, count > 0 else { return count > 0 ? items : [] }
+        return (0..<count).map { items[$0 * items.count / count] }
     }
 
     func warn(_ message: String) {
@@ -194,13 +252,102 @@ struct SafetyMargin: ExpressibleByArgument {
     }
 }
 
+/// The search over every mode × allowance: the setting trained on every labelled pair and
+/// canary, its leave-one-out accuracy, and why it was chosen.
+struct SearchOutcome {
+    let evaluations: [PairEvaluation]
+    let trained: TrainedSetting?
+    let crossValidation: CrossValidation
+    /// swift-snapshot-testing's setting from the per-pixel tuning, checked against the changes
+    /// and canaries too.
+    let snapshotTesting: TunedSetting?
+
+    /// The canaries swift-snapshot-testing's setting passes.
+    let canariesPassingSnapshotTesting: [String]
+
+    init(
+        evaluations: [PairEvaluation], canarySource: [String: String], safetyMargin: Double, snapshotTesting: TunedSetting?,
+        canaries: [TuningSample]
+    ) {
+        self.evaluations = evaluations
+        canariesPassingSnapshotTesting = snapshotTesting?.snapshotTesting.map { setting in
+            canaries.filter { Tuning.snapshotTestingPasses($0.profile, setting: setting) == true }.map(\.name)
+        } ?? []
+        trained = SettingSearch.train(evaluations, safetyMargin: safetyMargin)
+        crossValidation = SettingSearch.crossValidate(evaluations, canarySource: canarySource, safetyMargin: safetyMargin)
+        self.snapshotTesting = snapshotTesting
+    }
+
+    /// The setting file's contents, with the explanation.
+    var settings: ComparisonSettings? {
+        guard let trained else { return nil }
+        var options = ComparisonOptions(metric: trained.candidate.metric, ignoreAntialiasing: trained.candidate.antialiasing)
+        options.allowance = DifferenceAllowance(maxPixels: trained.maxDiffPixels)
+        var settings = ComparisonSettings(options: options, explanation: explanation)
+        settings.maxDiffPixels = trained.maxDiffPixels
+        return settings
+    }
+
+    var cliArguments: [String] {
+        guard let trained else { return [] }
+        return trained.candidate.cliArguments + ["--max-diff-pixels", String(trained.maxDiffPixels)]
+    }
+
+    var canaries: [PairEvaluation] { evaluations.filter { $0.label == .canary } }
+
+    /// Why the setting: which pairs limit it, by what margin, and how well it generalizes.
+    var explanation: [String] {
+        guard let trained else { return ["No setting fails every canary: the references are too small or too flat to make them."] }
+        var lines: [String] = []
+        let noiseCount = evaluations.filter { $0.label == .noise }.count
+        let changeCount = evaluations.filter { $0.label == .change }.count
+        lines.append("Searched \(TuningCandidate.grid.count) modes x allowance over \(noiseCount) noise pairs, \(changeCount) changes and \(canaries.count) canaries.")
+        if let noise = trained.worstNoise, noise.pixels > 0 {
+            lines.append("Noise limit: \(noise.name) differs in \(Self.pixels(noise.pixels)) under this mode; allowed: \(trained.maxDiffPixels) px.")
+        } else {
+            lines.append("Noise: no pair differs under this mode; allowed: \(trained.maxDiffPixels) px.")
+        }
+        if let change = trained.weakestChange {
+            let factor = trained.separationFactor
+            let apart = factor.isFinite && (trained.worstNoise?.pixels ?? 0) > 0
+                ? String(format: " (%.1fx the worst noise, counting both plus one)", factor) : ""
+            lines.append("Closest change: \(change.name) differs in \(Self.pixels(change.pixels))\(apart).")
+        }
+        if trained.misjudged.isEmpty {
+            lines.append("Every training pair is judged right: noise passes, every change and canary fails.")
+        } else {
+            lines.append("Misjudged in training: \(trained.misjudged.joined(separator: ", ")).")
+        }
+        let cv = crossValidation
+        lines.append(String(
+            format: "Leave-one-out accuracy: %d/%d = %.3f (95%% interval %.2f-%.2f)", cv.correct, cv.pairs, cv.accuracy,
+            cv.lowerBound, cv.upperBound) + (cv.misjudged.isEmpty ? "." : "; misjudged when left out: \(cv.misjudged.joined(separator: ", ")).")) 
+        return lines
+    }
+
+    static func pixels(_ count: Int) -> String { count == Int.max ? "size" : "\(count) px" }
+
+    /// Set when swift-snapshot-testing's two numbers cannot tell the changes and canaries from
+    /// the noise, which the search's setting can.
+    var snapshotTestingWarning: String? {
+        guard let setting = snapshotTesting, setting.passesAllNoise else { return nil }
+        var passing = canariesPassingSnapshotTesting
+        if let separation = setting.separation, !separation.separates { passing = separation.overlappingChanges + passing }
+        guard !passing.isEmpty else { return nil }
+        let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
+        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(named) pass; use the imgdiff adapter's .image(settings:) with the written config instead"
+    }
+}
+
 /// What `imgdiff tune` prints: a table, or the JSON document.
 struct TuneOutput: Encodable {
     let noiseDirectory: String
     let mustFailDirectory: String?
     let noise: [TuningSample]
     let mustFail: [TuningSample]
+    let canaries: [TuningSample]
     let report: TuningReport
+    let search: SearchOutcome
 
     /// The recommendation in the form scripts consume.
     struct Recommendation: Encodable {
@@ -212,22 +359,30 @@ struct TuneOutput: Encodable {
         let mode: String?
         let cliArguments: [String]
         let separates: Bool?
-        let margin: Double?
+        let separationFactor: Double?
+        let crossValidation: CrossValidation
+        let explanation: [String]
         let snapshotTesting: SnapshotTesting?
+        let snapshotTestingSeparates: Bool?
         let cliLine: String?
         let snapshotTestingLine: String?
     }
 
     var recommendation: Recommendation {
-        let chosen = report.recommendedSetting
-        let snapshot = report.setting(.snapshotTesting)?.snapshotTesting
+        let trained = search.trained
+        let snapshotSetting = report.setting(.snapshotTesting)
+        let snapshot = snapshotSetting?.snapshotTesting
+        let factor = trained?.separationFactor
         return Recommendation(
-            mode: chosen?.mode.rawValue,
-            cliArguments: chosen?.cliArguments ?? [],
-            separates: report.separates,
-            margin: chosen?.separation?.margin,
+            mode: trained.map { $0.candidate.metric.name },
+            cliArguments: search.cliArguments,
+            separates: trained.map { $0.misjudged.isEmpty },
+            separationFactor: factor.flatMap { $0.isFinite ? $0 : nil },
+            crossValidation: search.crossValidation,
+            explanation: search.explanation,
             snapshotTesting: snapshot.map { .init(precision: $0.precision, perceptualPrecision: $0.perceptualPrecision) },
-            cliLine: chosen.map { (["imgdiff", "REF", "NEW"] + $0.cliArguments).joined(separator: " ") },
+            snapshotTestingSeparates: snapshotSetting?.separation?.separates,
+            cliLine: trained == nil ? nil : (["imgdiff", "REF", "NEW"] + search.cliArguments).joined(separator: " "),
             snapshotTestingLine: snapshot.map(Self.snapshotTestingLine))
     }
 
@@ -236,7 +391,7 @@ struct TuneOutput: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case noiseDirectory, mustFailDirectory, safetyMargin, perceptualPrecisionGrid, noise, mustFail, settings
+        case noiseDirectory, mustFailDirectory, safetyMargin, perceptualPrecisionGrid, noise, mustFail, canaries, settings
         case recommendation
     }
 
@@ -248,6 +403,7 @@ struct TuneOutput: Encodable {
         try container.encode(SnapshotTestingGrid.perceptualPrecisions, forKey: .perceptualPrecisionGrid)
         try container.encode(noise, forKey: .noise)
         try container.encode(mustFail, forKey: .mustFail)
+        try container.encode(canaries.map(\.name), forKey: .canaries)
         try container.encode(report.settings, forKey: .settings)
         try container.encode(recommendation, forKey: .recommendation)
     }
@@ -274,7 +430,7 @@ struct TuneOutput: Encodable {
             lines += pairTable(mustFail)
         }
         lines.append("")
-        lines.append("Tightest settings passing every noise pair, plus a \(percent(report.safetyMargin)) safety margin:")
+        lines.append("Per-pixel thresholds passing every noise pair, plus a \(percent(report.safetyMargin)) safety margin (no pixel may differ):")
         lines += settingsTable()
         lines.append("")
         lines += conclusion()
@@ -300,7 +456,7 @@ struct TuneOutput: Encodable {
         if separating { header += ["separates", "margin"] }
         let rows = report.settings.map { setting -> [String] in
             var row = [
-                setting.mode.rawValue + (setting.mode == report.recommended ? " *" : ""),
+                setting.mode.rawValue,
                 noiseLimit(setting),
                 setting.passesAllNoise ? setting.cliArguments.joined(separator: " ") : "(nothing passes all noise)",
             ]
@@ -326,32 +482,24 @@ struct TuneOutput: Encodable {
     }
 
     func conclusion() -> [String] {
-        guard let chosen = report.recommendedSetting else {
-            return ["No setting passes every noise pair."]
-        }
         var lines: [String] = []
-        if mustFail.isEmpty {
-            lines.append("Recommended (\(chosen.mode.rawValue); give --must-fail to choose by separation):")
-        } else if report.separates == true, let margin = chosen.separation?.margin {
-            lines.append("Recommended: \(chosen.mode.rawValue), which separates every change from the noise with the widest margin (\(signedPercent(margin))):")
-        } else {
-            lines.append("No setting separates the noise from the changes.")
-            if let separation = chosen.separation {
-                lines.append("Closest: \(chosen.mode.rawValue) (margin \(signedPercent(separation.margin))).")
-                if !separation.overlappingNoise.isEmpty {
-                    lines.append("  noise pairs as different as the weakest change: " + separation.overlappingNoise.joined(separator: ", "))
-                }
-                if !separation.overlappingChanges.isEmpty {
-                    lines.append("  changes no more different than the worst noise: " + separation.overlappingChanges.joined(separator: ", "))
-                }
-            }
-            lines.append("Passing all noise (changes may pass too):")
-        }
         let recommendation = recommendation
-        if let cliLine = recommendation.cliLine { lines.append("  " + cliLine) }
+        if let cliLine = recommendation.cliLine {
+            lines.append(search.trained?.misjudged.isEmpty == true
+                ? "Recommended: every mode x allowance searched, this one separates best:"
+                : "No setting separates the noise from the changes; this one misjudges the fewest pairs:")
+            lines.append("  " + cliLine)
+        } else {
+            lines.append("No setting fails every canary.")
+        }
+        lines += search.explanation.map { "  " + $0 }
         if let line = recommendation.snapshotTestingLine {
-            let note = report.setting(.snapshotTesting)?.separation.map { $0.separates ? "" : "  // does not separate the changes" } ?? ""
+            lines.append("swift-snapshot-testing, closest:")
+            let note = recommendation.snapshotTestingSeparates == false ? "  // does not separate the changes" : ""
             lines.append("  " + line + note)
+        }
+        if search.trained != nil {
+            lines.append("Keep it beside the snapshots: imgdiff tune ... --write-config REF_DIR/imgdiff.json")
         }
         return lines
     }

@@ -4,6 +4,25 @@ import XCTest
 final class ComparisonTests: XCTestCase {
     let white = RGBA(255, 255, 255)
 
+    func testAllowanceLetsThatManyPixelsDiffer() {
+        let reference = RGBAImage(width: 10, height: 10, filledWith: white)
+        var changed = reference
+        for x in 0..<5 { changed[x, 0] = RGBA(0, 0, 0) }
+        for (allowance, match) in [
+            (DifferenceAllowance.none, false), (DifferenceAllowance(maxPixels: 4), false), (DifferenceAllowance(maxPixels: 5), true),
+            (DifferenceAllowance(maxRatio: 0.04), false), (DifferenceAllowance(maxRatio: 0.05), true),
+        ] {
+            for metric in [ComparisonMetric.exact, .yiq(threshold: 0.1), .imageMagickAE(fuzz: 0), .structural(StructuralRule(minimumClusterPixels: 1))] {
+                let result = compare(reference, changed, options: ComparisonOptions(metric: metric, allowance: allowance))
+                XCTAssertEqual(result.differentPixels, 5, "\(metric)")
+                XCTAssertEqual(result.match, match, "\(metric) \(allowance)")
+            }
+        }
+        let smaller = RGBAImage(width: 10, height: 9, filledWith: white)
+        XCTAssertFalse(compare(reference, smaller, options: ComparisonOptions(allowance: DifferenceAllowance(maxPixels: 1000))).match,
+                       "a size change never matches")
+    }
+
     func testIdenticalImagesMatch() {
         let image = RGBAImage(width: 7, height: 5, filledWith: RGBA(1, 2, 3))
         for metric: ComparisonMetric in [.exact, .channel(tolerance: 0), .yiq(threshold: 0.1), .deltaE(.ciede2000, threshold: 1), .imageMagickAE(fuzz: 0)] {

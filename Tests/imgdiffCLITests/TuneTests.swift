@@ -64,8 +64,9 @@ final class TuneTests: XCTestCase {
         XCTAssertNotNil(jitter["differentRatio"] as? Double)
 
         let recommendation = try XCTUnwrap(json["recommendation"] as? [String: Any])
-        XCTAssertNil(recommendation["separates"] as? Bool, "without --must-fail nothing is checked")
-        XCTAssertEqual((recommendation["cliArguments"] as? [String])?.prefix(2), ["--metric", "ciede2000"])
+        XCTAssertEqual(recommendation["separates"] as? Bool, true, "the canaries fail, the noise passes")
+        XCTAssertEqual((json["canaries"] as? [String])?.count, 23, "four kinds from six pairs; one image has no line")
+        try assertPasses(try XCTUnwrap(recommendation["cliArguments"] as? [String]), noise, "recommended without changes")
     }
 
     func testReadableTableAndCopyPasteLines() throws {
@@ -82,8 +83,8 @@ final class TuneTests: XCTestCase {
     func testNoSeparationExitsOneAndNamesTheOverlap() throws {
         let run = try imgdiff("tune", changes, "--must-fail", changes)
         XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
-        XCTAssertTrue(run.stdout.contains("No setting separates the noise from the changes."), run.stdout)
-        XCTAssertTrue(run.stdout.contains("changes no more different than the worst noise:"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("No setting separates the noise from the changes"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Misjudged in training:"), run.stdout)
     }
 
     func testErrors() throws {

@@ -1,0 +1,218 @@
+import Foundation
+import ImageCodecs
+import ImageDiff
+import SnapshotRule
+
+/// A comparison setting kept in a file beside the snapshots (``defaultFileName``), so that the
+/// CLI and the tests judge pairs alike: `imgdiff tune --write-config` writes it, and
+/// `imgdiff compare --config`, `imgdiff batch` (from the reference folder, or `--config`) and
+/// the snapshot adapter's `.image(settings:)` read it.
+///
+/// Every field but `metric` is optional; a missing one takes the CLI's default. Unknown keys
+/// are refused, so that a misspelt tolerance never passes a pair silently.
+public struct ComparisonSettings: Sendable, Equatable, Codable {
+    /// The metric's CLI name (`imgdiff compare --help` lists them).
+    public var metric: String
+    /// The metric's threshold, in its own unit (`--threshold`).
+    public var threshold: Double?
+    /// Leave out anti-aliased pixels (`--antialiasing`).
+    public var antialiasing: Bool?
+    /// The most differing pixels a matching pair may have (`--max-diff-pixels`).
+    public var maxDiffPixels: Int?
+    /// The largest differing share a matching pair may have (`--max-diff-ratio`).
+    public var maxDiffRatio: Double?
+    /// The structural mode's shift radius (`--shift-radius`).
+    public var shiftRadius: Int?
+    /// The structural mode's smallest failing cluster (`--min-cluster`).
+    public var minimumClusterPixels: Int?
+    /// swift-snapshot-testing's `precision`; with either precision the verdict is its rule.
+    public var precision: Float?
+    /// swift-snapshot-testing's `perceptualPrecision`.
+    public var perceptualPrecision: Float?
+    /// Why this setting: written by `imgdiff tune`, read by people.
+    public var explanation: [String]?
+
+    /// The name `imgdiff batch` looks for in the reference folder.
+    public static let defaultFileName = "imgdiff.json"
+
+    public init(
+        metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
+        maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil,
+        precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
+    ) {
+        self.metric = metric
+        self.threshold = threshold
+        self.antialiasing = antialiasing
+        self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio
+        self.shiftRadius = shiftRadius
+        self.minimumClusterPixels = minimumClusterPixels
+        self.precision = precision
+        self.perceptualPrecision = perceptualPrecision
+        self.explanation = explanation
+    }
+
+    /// The setting of `metric` with `options`' tolerances (and `snapshotPrecision`, if any).
+    public init(options: ComparisonOptions, snapshotPrecision: SnapshotPrecision? = nil, explanation: [String]? = nil) {
+        self.init(metric: options.metric.name, explanation: explanation)
+        switch options.metric {
+        case .exact: break
+        case .structural(let rule):
+            threshold = rule.noiseDeltaE
+            shiftRadius = rule.shiftRadius
+            minimumClusterPixels = rule.minimumClusterPixels
+        default: threshold = options.metric.threshold
+        }
+        if options.ignoreAntialiasing { antialiasing = true }
+        if options.allowance.maxPixels > 0 { maxDiffPixels = options.allowance.maxPixels }
+        if options.allowance.maxRatio > 0 { maxDiffRatio = options.allowance.maxRatio }
+        precision = snapshotPrecision?.precision
+        perceptualPrecision = snapshotPrecision?.perceptualPrecision
+    }
+
+    /// The metric, with its threshold and the structural rule's settings applied.
+    public func comparisonMetric() throws(SettingsError) -> ComparisonMetric {
+        guard var metric = ComparisonMetric(name: self.metric) else {
+            throw SettingsError("unknown metric \"\(self.metric)\"; one of \(ComparisonMetric.names.joined(separator: ", "))")
+        }
+        if let threshold {
+            guard threshold >= 0, threshold.isFinite else { throw SettingsError("threshold must be a number >= 0") }
+            if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
+            metric = metric.with(threshold: threshold)
+        }
+        if shiftRadius != nil || minimumClusterPixels != nil {
+            guard case .structural(var rule) = metric else {
+                throw SettingsError("shiftRadius and minimumClusterPixels belong to the structural metric")
+            }
+            if let shiftRadius {
+                guard (0...StructuralRule.largestShiftRadius).contains(shiftRadius) else {
+                    throw SettingsError("shiftRadius must be 0...\(StructuralRule.largestShiftRadius)")
+                }
+                rule.shiftRadius = shiftRadius
+            }
+            if let minimumClusterPixels {
+                guard minimumClusterPixels >= 1 else { throw SettingsError("minimumClusterPixels must be at least 1") }
+                rule.minimumClusterPixels = minimumClusterPixels
+            }
+            metric = .structural(rule)
+        }
+        return metric
+    }
+
+    /// The allowance of differing pixels.
+    public func allowance() throws(SettingsError) -> DifferenceAllowance {
+        if let maxDiffPixels, maxDiffPixels < 0 { throw SettingsError("maxDiffPixels must be >= 0") }
+        if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw SettingsError("maxDiffRatio must be between 0 and 1") }
+        return DifferenceAllowance(maxPixels: maxDiffPixels ?? 0, maxRatio: maxDiffRatio ?? 0)
+    }
+
+    /// swift-snapshot-testing's rule, when either precision is set.
+    public func snapshotRule() throws(SettingsError) -> SnapshotPrecision? {
+        guard precision != nil || perceptualPrecision != nil else { return nil }
+        for (name, value) in [("precision", precision), ("perceptualPrecision", perceptualPrecision)] {
+            if let value, !(0...1).contains(value) { throw SettingsError("\(name) must be between 0 and 1") }
+        }
+        return SnapshotPrecision(precision: precision ?? 1, perceptualPrecision: perceptualPrecision ?? 1)
+    }
+
+    /// `options` with this setting's metric, anti-aliasing and allowance.
+    public func applied(to options: ComparisonOptions) throws(SettingsError) -> ComparisonOptions {
+        var options = options
+        options.metric = try comparisonMetric()
+        options.ignoreAntialiasing = antialiasing ?? false
+        options.allowance = try allowance()
+        return options
+    }
+
+    /// The imgdiff options that apply this setting, to append to `imgdiff compare REF NEW`.
+    public var cliArguments: [String] {
+        var arguments = ["--metric", metric]
+        if let threshold { arguments += ["--threshold", Self.decimal(threshold)] }
+        if antialiasing == true { arguments.append("--antialiasing") }
+        if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
+        if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
+        if let maxDiffPixels { arguments += ["--max-diff-pixels", String(maxDiffPixels)] }
+        if let maxDiffRatio { arguments += ["--max-diff-ratio", Self.decimal(maxDiffRatio)] }
+        if let precision { arguments += ["--precision", "\(precision)"] }
+        if let perceptualPrecision { arguments += ["--perceptual-precision", "\(perceptualPrecision)"] }
+        return arguments
+    }
+
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    // MARK: The file
+
+    /// The file's bytes: pretty-printed JSON with sorted keys and a final newline.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain numbers, strings and arrays cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data()
+        return Array(data) + [0x0A]
+    }
+
+    /// Parses a settings file's bytes, refusing unknown keys and invalid values.
+    public init(bytes: [UInt8]) throws(SettingsError) {
+        let data = Data(bytes)
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw SettingsError("not a JSON object")
+        }
+        let known = Set(CodingKeys.allNames)
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SettingsError("unknown key \"\(unknown)\"; known keys: \(CodingKeys.allNames.joined(separator: ", "))")
+        }
+        do {
+            self = try JSONDecoder().decode(ComparisonSettings.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw SettingsError("\(context.codingPath.map(\.stringValue).joined(separator: ".")): wrong type")
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw SettingsError("missing \"\(key.stringValue)\"")
+        } catch {
+            throw SettingsError("not a settings file")
+        }
+        _ = try comparisonMetric()
+        _ = try allowance()
+        _ = try snapshotRule()
+    }
+
+    /// Reads and checks the settings file at `path`.
+    ///
+    /// - Throws: ``SettingsError`` naming `path`.
+    public static func load(contentsOf path: String) throws(SettingsError) -> ComparisonSettings {
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path, maxBytes: 1 << 20)
+        } catch {
+            throw SettingsError(path: path, "\(error.error)")
+        }
+        do {
+            return try ComparisonSettings(bytes: bytes)
+        } catch {
+            throw SettingsError(path: path, error.problem)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels
+        case precision, perceptualPrecision, explanation
+
+        static var allNames: [String] { allCases.map(\.rawValue) }
+    }
+}
+
+/// A settings file that cannot be used, and why.
+public struct SettingsError: Error, Sendable, CustomStringConvertible {
+    /// The file, when known.
+    public var path: String?
+    public var problem: String
+
+    init(_ problem: String) { self.problem = problem }
+    init(path: String, _ problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String { path.map { "\($0): \(problem)" } ?? problem }
+}

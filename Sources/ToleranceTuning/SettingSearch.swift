@@ -1,0 +1,269 @@
+import ImageDiff
+import RealModule
+
+/// How pixels are judged in one setting `imgdiff tune` tries; the allowance of differing
+/// pixels is the search's other dimension, chosen per candidate.
+public struct TuningCandidate: Sendable, Equatable {
+    public var metric: ComparisonMetric
+    public var antialiasing: Bool
+
+    public init(metric: ComparisonMetric, antialiasing: Bool = false) {
+        self.metric = metric
+        self.antialiasing = antialiasing
+    }
+
+    /// The imgdiff options judging pixels this way (the allowance comes after them).
+    public var cliArguments: [String] {
+        var arguments = ["--metric", metric.name]
+        switch metric {
+        case .exact: break
+        case .structural(let rule):
+            arguments += [
+                "--threshold", Tuning.decimal(rule.noiseDeltaE), "--shift-radius", String(rule.shiftRadius),
+                "--min-cluster", String(rule.minimumClusterPixels),
+            ]
+        default: arguments += ["--threshold", Tuning.decimal(metric.threshold)]
+        }
+        if antialiasing { arguments.append("--antialiasing") }
+        return arguments
+    }
+
+    /// Short and readable: `structural ΔE 2.3 r1 c24`, `yiq 0.1 aa`.
+    public var label: String { cliArguments.filter { !$0.hasPrefix("--") }.joined(separator: " ") + (antialiasing ? " aa" : "") }
+
+    /// Every candidate: per-pixel tolerances of each metric, with and without anti-aliasing
+    /// where pixelmatch has it, and the structural mode over noise ΔE × shift radius × cluster
+    /// size. The allowance of differing pixels multiplies them all.
+    public static let grid: [TuningCandidate] = {
+        var grid: [TuningCandidate] = []
+        for rule in structuralRules { grid.append(TuningCandidate(metric: .structural(rule))) }
+        for threshold in [1.0, 2, 3, 5] {
+            grid.append(TuningCandidate(metric: .deltaE(.ciede2000, threshold: threshold)))
+            grid.append(TuningCandidate(metric: .deltaE(.cie94, threshold: threshold)))
+        }
+        for threshold in [0.05, 0.1, 0.15, 0.2, 0.3] {
+            grid.append(TuningCandidate(metric: .yiq(threshold: threshold), antialiasing: true))
+            grid.append(TuningCandidate(metric: .yiq(threshold: threshold)))
+        }
+        for tolerance in [0, 2, 4, 8, 16, 32] { grid.append(TuningCandidate(metric: .channel(tolerance: tolerance))) }
+        return grid
+    }()
+
+    static var structuralRules: [StructuralRule] {
+        var rules: [StructuralRule] = []
+        for noiseDeltaE in [2.3, 1.5, 3.5] {
+            for shiftRadius in [1, 0, 2] {
+                for minimumClusterPixels in [40, 16, 96] {
+                    rules.append(StructuralRule(
+                        noiseDeltaE: noiseDeltaE, shiftRadius: shiftRadius, minimumClusterPixels: minimumClusterPixels))
+                }
+            }
+        }
+        return rules
+    }
+}
+
+/// One pair measured under every candidate.
+public struct PairEvaluation: Sendable, Equatable {
+    public enum Label: String, Sendable, Codable {
+        /// Render noise: must pass.
+        case noise
+        /// A real change: must fail.
+        case change
+        /// A change made by ``Canaries`` from a noise pair: must fail, and no setting that
+        /// passes one is ever recommended.
+        case canary
+    }
+
+    public var name: String
+    public var label: Label
+    /// Differing pixels under each candidate of the grid (`Int.max` when the sizes differ).
+    public var counts: [Int]
+
+    public init(name: String, label: Label, counts: [Int]) {
+        self.name = name
+        self.label = label
+        self.counts = counts
+    }
+
+    /// Compares the pair under every candidate of `candidates`. Structural candidates that
+    /// differ only in cluster size share one comparison: the clusters do not depend on it.
+    public init(
+        name: String, label: Label, reference: RGBAImage, actual: RGBAImage,
+        candidates: [TuningCandidate] = TuningCandidate.grid, bands: Int = 0
+    ) {
+        self.name = name
+        self.label = label
+        guard reference.size == actual.size else {
+            counts = Array(repeating: Int.max, count: candidates.count)
+            return
+        }
+        var clustersByRule: [StructuralRule: [DifferenceCluster]] = [:]
+        counts = candidates.map { candidate in
+            var options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing, bands: bands)
+            guard case .structural(let rule) = candidate.metric else {
+                return compare(reference, actual, options: options).differentPixels
+            }
+            var shared = rule
+            shared.minimumClusterPixels = 1
+            let clusters = clustersByRule[shared] ?? {
+                options.metric = .structural(shared)
+                let clusters = compare(reference, actual, options: options).clusters ?? []
+                clustersByRule[shared] = clusters
+                return clusters
+            }()
+            return clusters.filter { $0.shift == nil && rule.fails(pixels: $0.pixels, maxDeltaE: $0.maxDeltaE) }
+                .reduce(0) { $0 + $1.pixels }
+        }
+    }
+
+    var mustPass: Bool { label == .noise }
+}
+
+/// A candidate with its allowance, trained on labelled pairs.
+public struct TrainedSetting: Sendable, Equatable {
+    public var candidate: TuningCandidate
+    /// The index of ``candidate`` in the grid searched.
+    public var candidateIndex: Int
+    /// `--max-diff-pixels`: pairs with at most this many differing pixels pass.
+    public var maxDiffPixels: Int
+    /// Training pairs judged wrongly (canaries never are).
+    public var misjudged: [String]
+    /// The noise pair with the most differing pixels, and how many.
+    public var worstNoise: (name: String, pixels: Int)?
+    /// The change (or canary) with the fewest differing pixels, and how many.
+    public var weakestChange: (name: String, pixels: Int)?
+
+    /// How many times the worst noise the weakest change's count is, both plus one: above 1
+    /// the two are separated, and the larger the safer.
+    public var separationFactor: Double {
+        guard let weakest = weakestChange?.pixels else { return .infinity }
+        guard weakest != Int.max else { return .infinity }
+        return Double(weakest + 1) / Double((worstNoise?.pixels ?? 0) + 1)
+    }
+
+    public static func == (a: TrainedSetting, b: TrainedSetting) -> Bool {
+        a.candidateIndex == b.candidateIndex && a.maxDiffPixels == b.maxDiffPixels && a.misjudged == b.misjudged
+    }
+}
+
+/// The expected accuracy of the search on pairs it has not seen.
+public struct CrossValidation: Sendable, Equatable, Codable {
+    /// Labelled pairs (noise and changes; canaries are not scored).
+    public var pairs: Int
+    public var correct: Int
+    public var accuracy: Double { pairs == 0 ? 0 : Double(correct) / Double(pairs) }
+    /// The 95 % Wilson score interval of the accuracy.
+    public var lowerBound: Double
+    public var upperBound: Double
+    /// Pairs judged wrongly when left out of training.
+    public var misjudged: [String]
+
+    init(pairs: Int, correct: Int, misjudged: [String]) {
+        self.pairs = pairs
+        self.correct = correct
+        self.misjudged = misjudged
+        (lowerBound, upperBound) = Self.wilsonInterval(correct: correct, of: pairs)
+    }
+
+    /// The 95 % Wilson score interval for `correct` successes in `total` trials.
+    static func wilsonInterval(correct: Int, of total: Int) -> (Double, Double) {
+        guard total > 0 else { return (0, 1) }
+        let z = 1.959964, n = Double(total), p = Double(correct) / n
+        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z * ((p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()) / (1 + z * z / n)
+        return (max(0, centre - half), min(1, centre + half))
+    }
+}
+
+/// The search over every candidate × allowance, trained on labelled pairs.
+public enum SettingSearch {
+    /// Picks the candidate and allowance that judge the training pairs best: no canary may pass;
+    /// then the fewest misjudged pairs; then the widest ``TrainedSetting/separationFactor``;
+    /// then the earlier candidate in the grid (structural first, then perceptual measures).
+    ///
+    /// The allowance is the worst noise pair's count plus `safetyMargin` of it, but no more than
+    /// half-way to the weakest change; with no clean separation, the allowance that misjudges
+    /// the fewest pairs.
+    public static func train(
+        _ pairs: [PairEvaluation], candidates: [TuningCandidate] = TuningCandidate.grid, safetyMargin: Double = 0.25
+    ) -> TrainedSetting? {
+        var best: TrainedSetting?
+        for index in candidates.indices {
+            guard let setting = trained(index, candidates[index], pairs, safetyMargin: safetyMargin) else { continue }
+            guard let current = best else {
+                best = setting
+                continue
+            }
+            if setting.misjudged.count != current.misjudged.count {
+                if setting.misjudged.count < current.misjudged.count { best = setting }
+            } else if setting.separationFactor > current.separationFactor * (1 + 1e-9) {
+                best = setting
+            }
+        }
+        return best
+    }
+
+    static func trained(
+        _ index: Int, _ candidate: TuningCandidate, _ pairs: [PairEvaluation], safetyMargin: Double
+    ) -> TrainedSetting? {
+        let noise = pairs.filter(\.mustPass).map { (name: $0.name, pixels: $0.counts[index]) }
+        let changes = pairs.filter { $0.label == .change }.map { (name: $0.name, pixels: $0.counts[index]) }
+        let canaries = pairs.filter { $0.label == .canary }.map { (name: $0.name, pixels: $0.counts[index]) }
+        let ceiling = (canaries.map(\.pixels).min() ?? Int.max) - 1
+        guard ceiling >= 0 else { return nil }
+        let worstNoise = noise.max { $0.pixels < $1.pixels }
+        let weakestChange = (changes + canaries).min { $0.pixels < $1.pixels }
+        let noiseLimit = worstNoise?.pixels ?? 0
+        let changeLimit = weakestChange?.pixels ?? Int.max
+
+        var allowance: Int
+        if noiseLimit < changeLimit, noiseLimit != Int.max {
+            let wanted = noiseLimit + Int((Double(noiseLimit) * safetyMargin).rounded(.up))
+            let halfway = noiseLimit + (changeLimit == Int.max ? Int.max / 4 : (changeLimit - 1 - noiseLimit) / 2)
+            allowance = min(wanted, halfway, ceiling)
+        } else {
+            // No clean cut: the allowance that misjudges the fewest pairs.
+            let options = Set(noise.map(\.pixels) + changes.map { max($0.pixels, 1) - 1 } + [0]).filter { $0 <= ceiling }
+            allowance = options.min { a, b in
+                let (ea, eb) = (errors(a, noise, changes), errors(b, noise, changes))
+                return ea != eb ? ea < eb : a < b
+            } ?? 0
+        }
+        allowance = min(allowance, ceiling)
+        let misjudged = noise.filter { $0.pixels > allowance }.map(\.name) + changes.filter { $0.pixels <= allowance }.map(\.name)
+        return TrainedSetting(
+            candidate: candidate, candidateIndex: index, maxDiffPixels: allowance, misjudged: misjudged,
+            worstNoise: worstNoise, weakestChange: weakestChange)
+    }
+
+    static func errors(_ allowance: Int, _ noise: [(name: String, pixels: Int)], _ changes: [(name: String, pixels: Int)]) -> Int {
+        noise.filter { $0.pixels > allowance }.count + changes.filter { $0.pixels <= allowance }.count
+    }
+
+    /// Leave-one-out: each noise or change pair judged by the setting trained on all the others
+    /// (its own canaries left out too, since they carry its noise). `canarySource` names the pair
+    /// each canary was made from.
+    public static func crossValidate(
+        _ pairs: [PairEvaluation], canarySource: [String: String], candidates: [TuningCandidate] = TuningCandidate.grid,
+        safetyMargin: Double = 0.25
+    ) -> CrossValidation {
+        let scored = pairs.filter { $0.label != .canary }
+        var correct = 0
+        var misjudged: [String] = []
+        for pair in scored {
+            let training = pairs.filter { $0.name != pair.name && canarySource[$0.name] != pair.name }
+            guard let setting = train(training, candidates: candidates, safetyMargin: safetyMargin) else {
+                misjudged.append(pair.name)
+                continue
+            }
+            let passes = pair.counts[setting.candidateIndex] <= setting.maxDiffPixels
+            if passes == pair.mustPass {
+                correct += 1
+            } else {
+                misjudged.append(pair.name)
+            }
+        }
+        return CrossValidation(pairs: scored.count, correct: correct, misjudged: misjudged)
+    }
+}

@@ -1,0 +1,117 @@
+import XCTest
+
+@testable import ImageDiff
+@testable import ToleranceTuning
+
+/// `imgdiff tune`'s search: candidates × allowance trained on labelled pairs, canaries as hard
+/// limits, and leave-one-out cross-validation.
+final class SettingSearchTests: XCTestCase {
+    let candidates = [
+        TuningCandidate(metric: .channel(tolerance: 0)), TuningCandidate(metric: .channel(tolerance: 8)),
+    ]
+
+    func pair(_ name: String, _ label: PairEvaluation.Label, _ counts: [Int]) -> PairEvaluation {
+        PairEvaluation(name: name, label: label, counts: counts)
+    }
+
+    func testTrainingPicksTheWidestSeparationAndAnAllowanceInTheGap() throws {
+        let pairs = [
+            pair("n1", .noise, [500, 4]), pair("n2", .noise, [800, 0]),
+            pair("c1", .change, [900, 100]), pair("c2", .change, [2000, 40]),
+        ]
+        let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))
+        XCTAssertEqual(trained.candidateIndex, 1, "41/5 apart beats 901/801")
+        XCTAssertEqual(trained.maxDiffPixels, 5, "4 + 25 %, rounded up")
+        XCTAssertEqual(trained.misjudged, [])
+        XCTAssertEqual(trained.worstNoise?.name, "n1")
+        XCTAssertEqual(trained.weakestChange?.name, "c2")
+    }
+
+    func testAllowanceStopsHalfWayToACloseChange() throws {
+        let pairs = [pair("n", .noise, [1000, 100]), pair("c", .change, [1000, 110])]
+        let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))
+        XCTAssertEqual(trained.candidateIndex, 1)
+        XCTAssertEqual(trained.maxDiffPixels, 104)
+    }
+
+    func testNoSettingMayPassACanary() throws {
+        let pairs = [
+            pair("n", .noise, [0, 0]), pair("c", .change, [50, 50]), pair("n + faint-spot", .canary, [30, 0]),
+        ]
+        let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))
+        XCTAssertEqual(trained.candidateIndex, 0, "the second candidate passes the canary")
+        XCTAssertLessThan(trained.maxDiffPixels, 30)
+        XCTAssertNil(SettingSearch.train([pair("n", .noise, [0]), pair("k", .canary, [0])], candidates: [candidates[0]]))
+    }
+
+    func testWithoutSeparationTheFewestPairsAreMisjudged() throws {
+        let pairs = [
+            pair("n1", .noise, [10, 10]), pair("n2", .noise, [20, 20]), pair("n3", .noise, [300, 300]),
+            pair("c1", .change, [200, 200]), pair("c2", .change, [400, 400]),
+        ]
+        let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: [candidates[0]]))
+        XCTAssertEqual(trained.misjudged.count, 1, "\(trained.misjudged)")
+    }
+
+    func testLeaveOneOutScoresEachPairByTheOthers() {
+        // n3 alone needs an allowance of 300: trained without it, the setting fails it.
+        let pairs = [
+            pair("n1", .noise, [10]), pair("n2", .noise, [20]), pair("n3", .noise, [300]), pair("c1", .change, [400]),
+            pair("n1 + spot", .canary, [500]),
+        ]
+        let cv = SettingSearch.crossValidate(pairs, canarySource: ["n1 + spot": "n1"], candidates: [candidates[0]])
+        XCTAssertEqual(cv.pairs, 4)
+        XCTAssertEqual(cv.misjudged, ["n3"])
+        XCTAssertEqual(cv.accuracy, 0.75)
+        XCTAssertLessThan(cv.lowerBound, 0.75)
+        XCTAssertGreaterThan(cv.upperBound, 0.75)
+    }
+
+    func testWilsonIntervalOfAPerfectScoreStaysBelowOne() {
+        let (low, high) = CrossValidation.wilsonInterval(correct: 20, of: 20)
+        XCTAssertEqual(high, 1, accuracy: 1e-12)
+        XCTAssertEqual(low, 0.839, accuracy: 0.001)
+    }
+
+    /// A structural candidate's count from the shared clusters equals what `compare` reports
+    /// under that candidate's own rule.
+    func testEvaluationCountsEqualTheComparison() {
+        var reference = RGBAImage(width: 60, height: 40, filledWith: RGBA(255, 255, 255))
+        for y in 5..<35 { for x in 5..<25 { reference[x, y] = RGBA(30, 60, 200) } }
+        var actual = reference
+        for y in 10..<16 { for x in 30..<40 { actual[x, y] = RGBA(0, 0, 0) } }
+        actual[50, 30] = RGBA(0, 0, 0)
+        let evaluation = PairEvaluation(name: "p", label: .change, reference: reference, actual: actual)
+        for (index, candidate) in TuningCandidate.grid.enumerated() {
+            let options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing)
+            XCTAssertEqual(evaluation.counts[index], compare(reference, actual, options: options).differentPixels, candidate.label)
+        }
+    }
+
+    func testCanariesChangeWhatTheyName() throws {
+        var reference = RGBAImage(width: 200, height: 120, filledWith: RGBA(250, 250, 250))
+        for x in 10..<190 { reference[x, 100] = RGBA(60, 60, 60) }
+        for glyph in 0..<12 {
+            for y in 20..<34 { for x in (20 + glyph * 12)..<(22 + glyph * 12) { reference[x, y] = RGBA(20, 20, 20) } }
+            for x in (20 + glyph * 12)..<(28 + glyph * 12) { reference[x, 20 + (glyph % 3) * 6] = RGBA(20, 20, 20) }
+        }
+        let canaries = Canaries.make(reference: reference, actual: reference)
+        XCTAssertEqual(canaries.map(\.kind), Canaries.Kind.allCases)
+        for (kind, image) in canaries {
+            let changed = Canaries.changedPixels(reference, image)
+            switch kind {
+            case .faintPatch: XCTAssertGreaterThan(changed, 100, kind.rawValue)
+            case .faintSpot: XCTAssertEqual(changed, 50, kind.rawValue)
+            case .shiftedBlock: XCTAssertGreaterThan(changed, 8, kind.rawValue)
+            case .removedLine: XCTAssertEqual(changed, 32, kind.rawValue)
+            }
+            if kind == .faintSpot || kind == .faintPatch {
+                let result = compare(reference, image, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.99)))
+                XCTAssertEqual(result.differentPixels, changed, "every changed pixel moves by ΔE94 3 or more")
+                XCTAssertLessThan(result.maxDeltaE, 4.5)
+            }
+            XCTAssertFalse(compare(reference, image, options: ComparisonOptions(metric: .structural(StructuralRule()))).match, kind.rawValue)
+        }
+        XCTAssertTrue(Canaries.make(reference: reference, actual: RGBAImage(width: 10, height: 10, filledWith: RGBA(0, 0, 0))).isEmpty)
+    }
+}

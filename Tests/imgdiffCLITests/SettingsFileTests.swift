@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The settings file: `tune --write-config` writes it, `compare --config` and `batch` (from the
+/// reference folder) judge by it, and a bad one is refused in one line.
+final class SettingsFileTests: XCTestCase {
+    let noise = SharedData.packageRoot.appendingPathComponent("Fixtures/tune/noise").path
+    let changes = SharedData.packageRoot.appendingPathComponent("Fixtures/tune/changes").path
+    var work: URL!
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    func testTunedFileJudgesCompareAndBatchAsTheRecommendationDoes() throws {
+        let config = work.appendingPathComponent("imgdiff.json").path
+        let tune = try imgdiff("tune", noise, "--must-fail", changes, "--write-config", config, "--json")
+        XCTAssertEqual(tune.status, 0, tune.stderr)
+        let file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any])
+        XCTAssertNotNil(file["metric"] as? String)
+        XCTAssertFalse((file["explanation"] as? [String] ?? []).isEmpty, "the file says why")
+
+        for (folder, expected) in [(noise, Int32(0)), (changes, 1)] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/ref") {
+                let run = try imgdiff("\(folder)/ref/\(name)", "\(folder)/new/\(name)", "--config", config)
+                XCTAssertEqual(run.status, expected, "\(name): \(run.stdout)\(run.stderr)")
+            }
+        }
+
+        // batch reads REF_DIR/imgdiff.json and says so.
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)", toPath: work.appendingPathComponent(side).path)
+        }
+        try FileManager.default.copyItem(atPath: config, toPath: work.appendingPathComponent("ref/imgdiff.json").path)
+        let batch = try imgdiff(
+            "batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path,
+            "--out", work.appendingPathComponent("report").path)
+        XCTAssertEqual(batch.status, 0, batch.stdout + batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("imgdiff: judging pairs by \(work.appendingPathComponent("ref/imgdiff.json").path): --metric "), batch.stderr)
+        let plain = try imgdiff(
+            "batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path,
+            "--out", work.appendingPathComponent("report").path, "--metric", "exact")
+        XCTAssertEqual(plain.status, 1, "options on the command line win, with a warning")
+        XCTAssertTrue(plain.stderr.contains("imgdiff: warning: "), plain.stderr)
+    }
+
+    func testBadFilesAreRefusedInOneLine() throws {
+        let reference = "\(noise)/ref/jitter-1.png", actual = "\(noise)/new/jitter-1.png"
+        let cases: [(contents: String, problem: String)] = [
+            (#"{"metric": "structural", "treshold": 2}"#, #"unknown key "treshold""#),
+            (#"{"metric": "nope"}"#, #"unknown metric "nope""#),
+            (#"{"metric": "yiq", "threshold": 3}"#, "a yiq threshold is between 0 and 1"),
+            (#"{"metric": "cie94", "shiftRadius": 1}"#, "belong to the structural metric"),
+            (#"{"metric": "cie94", "maxDiffRatio": 2}"#, "maxDiffRatio must be between 0 and 1"),
+            (#"{"threshold": 2}"#, #"missing "metric""#),
+            (#"{"metric": 3}"#, "metric: wrong type"),
+            ("[1, 2]", "not a JSON object"),
+        ]
+        for (contents, problem) in cases {
+            let path = work.appendingPathComponent("bad.json").path
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+            let run = try imgdiff(reference, actual, "--config", path)
+            XCTAssertEqual(run.status, 2, contents)
+            XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(path): "), run.stderr)
+            XCTAssertTrue(run.stderr.contains(problem), run.stderr)
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        }
+        let missing = try imgdiff(reference, actual, "--config", "/no/such.json")
+        XCTAssertEqual(missing.stderr, "imgdiff: error: /no/such.json: no such file\n")
+        let both = try imgdiff(reference, actual, "--config", "/no/such.json", "--threshold", "2")
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("--config sets the metric and tolerances; leave out --threshold"), both.stderr)
+    }
+
+    func testAllowanceOptions() throws {
+        let reference = "\(changes)/ref/changed-text.png", actual = "\(changes)/new/changed-text.png"
+        let exact = try imgdiff(reference, actual, "--metric", "exact", "--json")
+        let count = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(exact.stdout.utf8)) as? [String: Any])?["differentPixels"] as? Int)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "exact", "--max-diff-pixels", "\(count - 1)").status, 1)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "exact", "--max-diff-pixels", "\(count)").status, 0)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "exact", "--max-diff-ratio", "0.5").status, 0)
+        let bad = try imgdiff(reference, actual, "--max-diff-ratio", "2")
+        XCTAssertEqual(bad.status, 2)
+        let misplaced = try imgdiff(reference, actual, "--shift-radius", "2")
+        XCTAssertEqual(misplaced.status, 2)
+        XCTAssertTrue(misplaced.stderr.contains("belong to --metric structural"), misplaced.stderr)
+    }
+}
