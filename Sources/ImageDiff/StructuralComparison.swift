@@ -6,11 +6,8 @@
 ///   drift;
 /// - pixelmatch's detector finds it anti-aliased in either image;
 /// - each image's pixel is, within `noiseDeltaE`, a blend of the colours around it in the
-///   other image (within `shiftRadius`): a sub-pixel shift, other hinting or anti-aliasing;
-/// - it belongs to a cluster that one displacement of at most `shiftRadius` pixels explains:
-///   the new image, moved back by it, matches the reference within `noiseDeltaE` on nearly
-///   every pixel of the cluster (a sub-pixel or one-pixel shift moves a whole edge or glyph
-///   together; a changed glyph matches no single displacement).
+///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
+///   other hinting or anti-aliasing.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
@@ -50,17 +47,8 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     public var boundingBox: PixelRect
     /// The largest CIE94 ΔE in the cluster.
     public var maxDeltaE: Double
-    /// The displacement that explains the cluster as moved content, if one does.
-    public var shift: PixelShift?
     /// Whether the cluster fails the pair under the rule.
     public var fails: Bool
-}
-
-/// A displacement in pixels: the new image's content sits `dx` right and `dy` down of the
-/// reference's.
-public struct PixelShift: Sendable, Equatable, Encodable {
-    public var dx: Int
-    public var dy: Int
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -80,13 +68,11 @@ enum StructuralComparison {
             return result
         }
         let unexplained = withoutNeighbourhoodBlends(candidates, reference, actual, rule: rule)
-        let (clusters, labels) = clusters(of: unexplained, reference, actual, rule: rule)
+        let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, keepsMembers: options.collectsMask)
         let failing = clusters.filter(\.fails)
         var mask = DifferenceMask(width: candidates.width, height: candidates.height)
-        if options.collectsMask {
-            for index in labels.indices where labels[index] >= 0 && clusters[Int(labels[index])].fails {
-                mask.set(x: index % mask.width, y: index / mask.width)
-            }
+        for (cluster, pixels) in zip(clusters, members) where cluster.fails {
+            for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) }
         }
         result.clusters = clusters
         result.differentPixels = failing.reduce(0) { $0 + $1.pixels }
@@ -98,53 +84,53 @@ enum StructuralComparison {
     }
 
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of
-    /// their first pixel (row-major), and each pixel's cluster (-1 for none).
+    /// their first pixel (row-major), with every cluster's pixels (indices, row-major over the
+    /// image) when `keepsMembers`.
     static func clusters(
-        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
-    ) -> ([DifferenceCluster], [Int32]) {
+        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule,
+        keepsMembers: Bool
+    ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let width = candidates.width, height = candidates.height
-        var labels = [Int32](repeating: -1, count: width * height)
+        var unvisited = candidates
         var clusters: [DifferenceCluster] = []
+        var members: [[Int]] = []
         var stack: [Int] = []
+        var labCache = LabCache(), deltaECache = DeltaECache()
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
-                candidates.withUnsafeBytes { bits in
-                    for start in 0..<(width * height) where bits[start] != 0 && labels[start] < 0 {
-                        let label = Int32(clusters.count)
-                        var members: [Int] = []
-                        var cluster = DifferenceCluster(
-                            pixels: 0, boundingBox: PixelRect(minX: start % width, minY: start / width, maxX: start % width, maxY: start / width),
-                            maxDeltaE: 0, shift: nil, fails: false)
-                        labels[start] = label
+                unvisited.withUnsafeMutableBytes { bits in
+                    guard let a = a.baseAddress, let b = b.baseAddress, let bits else { return }
+                    for start in 0..<(width * height) where bits[start] != 0 {
+                        var pixels = 0, maxDeltaE = 0.0
+                        var (minX, minY, maxX, maxY) = (start % width, start / width, start % width, start / width)
+                        var clusterMembers: [Int] = []
+                        bits[start] = 0
                         stack.append(start)
                         while let index = stack.popLast() {
                             let x = index % width, y = index / width
-                            members.append(index)
-                            cluster.pixels += 1
-                            cluster.boundingBox = cluster.boundingBox.union(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
-                            if let a = a.baseAddress, let b = b.baseAddress {
-                                cluster.maxDeltaE = max(cluster.maxDeltaE, PixelDelta.deltaE(a, b, index * 4, formula: .cie94))
-                            }
+                            pixels += 1
+                            if keepsMembers { clusterMembers.append(index) }
+                            (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
+                            maxDeltaE = max(maxDeltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
                             for ny in max(0, y - linkDistance)...min(height - 1, y + linkDistance) {
                                 for nx in max(0, x - linkDistance)...min(width - 1, x + linkDistance) {
                                     let next = ny * width + nx
-                                    if bits[next] != 0 && labels[next] < 0 {
-                                        labels[next] = label
+                                    if bits[next] != 0 {
+                                        bits[next] = 0
                                         stack.append(next)
                                     }
                                 }
                             }
                         }
-                        if let a = a.baseAddress, let b = b.baseAddress {
-                            cluster.shift = explainingShift(members, a, b, width: width, height: height, rule: rule)
-                        }
-                        cluster.fails = cluster.shift == nil && rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE)
-                        clusters.append(cluster)
+                        clusters.append(DifferenceCluster(
+                            pixels: pixels, boundingBox: PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
+                            maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels, maxDeltaE: maxDeltaE)))
+                        if keepsMembers { members.append(clusterMembers) }
                     }
                 }
             }
         }
-        return (clusters, labels)
+        return (clusters, members)
     }
 
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see
@@ -154,6 +140,7 @@ enum StructuralComparison {
     ) -> DifferenceMask {
         guard rule.shiftRadius > 0 else { return candidates }
         var remaining = candidates
+        var labCache = LabCache()
         let width = candidates.width, height = candidates.height
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
@@ -161,8 +148,8 @@ enum StructuralComparison {
                 for y in 0..<height {
                     for x in 0..<width where candidates.contains(x: x, y: y) {
                         let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
-                        if isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE)
-                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE)
+                        if isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
                         {
                             remaining.clear(x: x, y: y)
                         }
@@ -183,7 +170,8 @@ enum StructuralComparison {
     /// old colour is then darker than anything around it in the new image).
     static func isNeighbourhoodBlend(
         of image: UnsafePointer<UInt8>, in other: UnsafePointer<UInt8>,
-        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), noiseDeltaE: Double
+        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), noiseDeltaE: Double,
+        labCache: inout LabCache
     ) -> Bool {
         let (x, y, width, height, radius) = geometry
         var low: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255), high: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
@@ -198,49 +186,10 @@ enum StructuralComparison {
         let clamped = (r: min(max(pixel.r, low.r), high.r), g: min(max(pixel.g, low.g), high.g), b: min(max(pixel.b, low.b), high.b))
         if clamped == pixel { return true }
         return DeltaEFormula.cie94.difference(
-            LabColor(r: pixel.r, g: pixel.g, b: pixel.b), LabColor(r: clamped.r, g: clamped.g, b: clamped.b)) <= noiseDeltaE
+            labCache.lab(r: pixel.r, g: pixel.g, b: pixel.b), labCache.lab(r: clamped.r, g: clamped.g, b: clamped.b)) <= noiseDeltaE
     }
 
     /// Differing pixels this close (in rows and columns) belong to one cluster: the strokes of
     /// a changed glyph stay together.
     static let linkDistance = 2
-
-    /// The share of a cluster's pixels a displacement must explain for the cluster to count
-    /// as moved rather than changed.
-    static let explainedShare = 0.9
-
-    /// The displacement of at most `rule.shiftRadius` under which the new image matches the
-    /// reference on at least ``explainedShare`` of `members`, if any.
-    static func explainingShift(
-        _ members: [Int], _ reference: UnsafePointer<UInt8>, _ actual: UnsafePointer<UInt8>,
-        width: Int, height: Int, rule: StructuralRule
-    ) -> PixelShift? {
-        let radius = rule.shiftRadius
-        guard radius > 0 else { return nil }
-        let needed = Int((Double(members.count) * explainedShare).rounded(.up))
-        let colours = members.map { (reference: PixelDelta.labOverWhite(reference, $0 * 4), actual: PixelDelta.labOverWhite(actual, $0 * 4)) }
-        func matches(_ image: UnsafePointer<UInt8>, _ x: Int, _ y: Int, _ colour: LabColor) -> Bool {
-            x >= 0 && y >= 0 && x < width && y < height
-                && DeltaEFormula.cie94.difference(PixelDelta.labOverWhite(image, (y * width + x) * 4), colour) <= rule.noiseDeltaE
-        }
-        var best: (shift: PixelShift, explained: Int)?
-        for dy in -radius...radius {
-            for dx in -radius...radius where dx != 0 || dy != 0 {
-                var explained = 0, unexplained = 0
-                for (member, colour) in zip(members, colours) {
-                    let x = member % width, y = member / width
-                    // Content moved by (dx, dy): the new pixel was the reference's at p − v, and
-                    // the reference pixel went to p + v.
-                    if matches(reference, x - dx, y - dy, colour.actual) && matches(actual, x + dx, y + dy, colour.reference) {
-                        explained += 1
-                    } else {
-                        unexplained += 1
-                        if members.count - unexplained < needed { break }
-                    }
-                }
-                if explained >= needed, explained > best?.explained ?? -1 { best = (PixelShift(dx: dx, dy: dy), explained) }
-            }
-        }
-        return best?.shift
-    }
 }

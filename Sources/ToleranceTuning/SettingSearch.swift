@@ -112,7 +112,7 @@ public struct PairEvaluation: Sendable, Equatable {
                 clustersByRule[shared] = clusters
                 return clusters
             }()
-            return clusters.filter { $0.shift == nil && rule.fails(pixels: $0.pixels, maxDeltaE: $0.maxDeltaE) }
+            return clusters.filter { rule.fails(pixels: $0.pixels, maxDeltaE: $0.maxDeltaE) }
                 .reduce(0) { $0 + $1.pixels }
         }
     }

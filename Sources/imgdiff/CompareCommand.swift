@@ -25,9 +25,10 @@ struct CompareCommand: ParsableCommand {
                           colour difference ΔE exceeds T (default 2.0)
               ae          ImageMagick `compare -metric AE`; use --fuzz, not --threshold
               structural  only what render noise cannot explain: ΔE94 over T (default
-                          2.3), anti-aliasing and clusters a 1-px shift explains left
-                          out; a cluster of 40+ pixels (8+ with ΔE 10+) fails; the
-                          JSON lists every cluster
+                          2.3), anti-aliasing, and blends of the colours within
+                          --shift-radius (a 1-px or sub-pixel shift, other hinting)
+                          are left out; a cluster of 40+ pixels (8+ with ΔE 10+)
+                          fails; the JSON lists every cluster
 
             Exit status: 0 match within tolerance, 1 different, 2 error.
             """

@@ -46,15 +46,6 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertEqual(result.differentPixels, 0)
     }
 
-    func testClusterMovedOnePixelIsExplainedByItsShift() {
-        let a = page(), b = page(textOffset: 1)
-        var candidates = DifferenceMask(width: a.width, height: a.height)
-        for y in 0..<a.height { for x in 0..<a.width where a[x, y] != b[x, y] { candidates.set(x: x, y: y) } }
-        let (clusters, _) = StructuralComparison.clusters(of: candidates, a, b, rule: StructuralRule())
-        XCTAssertFalse(clusters.isEmpty)
-        XCTAssertTrue(clusters.allSatisfy { $0.shift == PixelShift(dx: 1, dy: 0) && !$0.fails }, "\(clusters)")
-    }
-
     /// Text drawn half a pixel further right: every edge pixel takes a blend of its old colour
     /// and its left neighbour's, as a renderer with other hinting or subpixel positioning does.
     /// (A 1-px line moved so loses half its contrast over two pixels: that counts as a change.)
