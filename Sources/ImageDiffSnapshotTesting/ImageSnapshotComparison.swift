@@ -1,5 +1,6 @@
 import Foundation
 import ImageDiff
+import ImagePipeline
 import SnapshotRule
 
 /// How an image snapshot is judged: swift-snapshot-testing's `precision` and
@@ -18,6 +19,19 @@ public struct ImageSnapshotComparison: Sendable {
     /// Which pixels count as different before `precision` is applied. `collectsMask` is always
     /// turned on: the mask decides which pixels are forgiven and is written as an artifact.
     public var options: ComparisonOptions
+    /// Whose verdict counts: swift-snapshot-testing's rule (the default), or imgdiff's own
+    /// (the metric, then ``ComparisonOptions/allowance``), as a settings file without
+    /// precisions asks.
+    public var verdictRule: VerdictRule = .snapshotTesting
+
+    /// Who decides whether a snapshot matches.
+    public enum VerdictRule: Sendable {
+        /// swift-snapshot-testing's `precision` and `perceptualPrecision`, after the options
+        /// forgave what they forgive.
+        case snapshotTesting
+        /// imgdiff's verdict, as `imgdiff compare` with the same options gives it.
+        case imgdiff
+    }
 
     /// - Parameters:
     ///   - precision: The fraction of bytes (or, with `perceptualPrecision < 1`, of pixels) that
@@ -35,8 +49,36 @@ public struct ImageSnapshotComparison: Sendable {
         self.options = options
     }
 
+    /// The setting of a settings file, as `imgdiff tune --write-config` writes it, so that the
+    /// tests and `imgdiff compare --config` / `imgdiff batch` judge alike. With swift-snapshot-
+    /// testing's precisions in the file its rule decides, after the file's metric; without
+    /// them imgdiff's own verdict does.
+    public init(settings: ComparisonSettings) throws(SettingsError) {
+        let options = try settings.applied(to: ComparisonOptions())
+        if let rule = try settings.snapshotRule() {
+            self.init(precision: rule.precision, perceptualPrecision: rule.perceptualPrecision, options: options)
+        } else {
+            self.init(options: options)
+            verdictRule = .imgdiff
+        }
+    }
+
+    /// The setting in the settings file at `path` (for instance `__Snapshots__/imgdiff.json`).
+    ///
+    /// - Throws: ``SettingsError`` naming the file and the problem.
+    public init(contentsOf path: String) throws(SettingsError) {
+        try self.init(settings: ComparisonSettings.load(contentsOf: path))
+    }
+
     /// Judges `actual` against the recorded `reference`.
     public func evaluate(reference: RGBAImage, actual: RGBAImage) -> ImageSnapshotEvaluation {
+        if verdictRule == .imgdiff {
+            var options = self.options
+            options.collectsMask = true
+            let difference = compare(reference, actual, options: options)
+            let verdict = difference.match ? SnapshotVerdict.passed : .failed("Newly-taken snapshot does not match reference.")
+            return ImageSnapshotEvaluation(verdict: verdict, difference: difference.match ? nil : difference)
+        }
         let strictVerdict = precision.verdict(reference: reference, actual: actual)
         guard !strictVerdict.passed else {
             return ImageSnapshotEvaluation(verdict: strictVerdict, difference: nil)

@@ -135,6 +135,34 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         }
     }
 
+    /// A settings file, as `imgdiff tune --write-config` writes it, judges the snapshots: with
+    /// no precisions in it, by imgdiff's own verdict; with them, by swift-snapshot-testing's
+    /// rule after the file's metric.
+    func testSettingsFileJudgesAsTheCLIDoes() throws {
+        assertSnapshot(of: Scene.badge, as: .scene(), named: "badge")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        func strategy(_ json: String) throws -> Snapshotting<Scene, RGBAImage> {
+            try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+            return Snapshotting<RGBAImage, RGBAImage>.image(try ImageSnapshotComparison(contentsOf: file)).pullback { $0.rasterize() }
+        }
+        let structural = try strategy(#"{"metric": "structural"}"#)
+        XCTAssertNil(verify(Scene.badgeOnAnotherMachine, as: structural, named: "badge"))
+        XCTAssertEqual(
+            verify(Scene.badgeWithMovedDisc, as: structural, named: "badge").map(verdictLines),
+            "Newly-taken snapshot does not match reference.")
+        let allowance = try strategy(#"{"metric": "exact", "maxDiffPixels": 158}"#)
+        XCTAssertNil(verify(Scene.badgeWithMovedDisc, as: allowance, named: "badge"), "158 pixels differ")
+        let snapshotRule = try strategy(#"{"metric": "channel", "threshold": 1, "precision": 0.99}"#)
+        XCTAssertNil(verify(Scene.badgeOnAnotherMachine, as: snapshotRule, named: "badge"))
+        XCTAssertEqual(
+            verify(Scene.badgeWithMovedDisc, as: snapshotRule, named: "badge").map(verdictLines),
+            "Actual image precision 0.92285156 is less than required 0.99")
+        XCTAssertThrowsError(try strategy(#"{"metric": "structural", "typo": 1}"#)) { error in
+            XCTAssertEqual("\(error)", "\(file): unknown key \"typo\"; known keys: \(["metric", "threshold", "antialiasing", "maxDiffPixels", "maxDiffRatio", "shiftRadius", "minimumClusterPixels", "precision", "perceptualPrecision", "explanation"].joined(separator: ", "))")
+        }
+    }
+
     // MARK: - Helpers
 
     private func verify<Value>(
