@@ -152,7 +152,8 @@ public struct CrossValidation: Sendable, Equatable, Codable {
     /// Labelled pairs (noise and changes; canaries are not scored).
     public var pairs: Int
     public var correct: Int
-    public var accuracy: Double { pairs == 0 ? 0 : Double(correct) / Double(pairs) }
+    /// `correct / pairs` (0 without pairs).
+    public var accuracy: Double
     /// The 95 % Wilson score interval of the accuracy.
     public var lowerBound: Double
     public var upperBound: Double
@@ -162,6 +163,7 @@ public struct CrossValidation: Sendable, Equatable, Codable {
     init(pairs: Int, correct: Int, misjudged: [String]) {
         self.pairs = pairs
         self.correct = correct
+        accuracy = pairs == 0 ? 0 : Double(correct) / Double(pairs)
         self.misjudged = misjudged
         (lowerBound, upperBound) = Self.wilsonInterval(correct: correct, of: pairs)
     }

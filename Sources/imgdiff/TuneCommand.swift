@@ -26,41 +26,36 @@ struct TuneCommand: AsyncParsableCommand {
             anti-aliased pixels; the differing pixels left after anti-aliasing
             detection.
 
-            For each setting it finds the tightest value that passes every noise
-            pair and adds the safety margin (default 25%):
-              snapshot-testing   swift-snapshot-testing precision and
-                                 perceptualPrecision: perceptualPrecision covers
-                                 the noise's 99.9th percentile ΔE94 (+margin),
-                                 precision lets through the pixels beyond it (the
-                                 worst pair's share +margin, at least 0.1%)
-              channel            --metric channel --threshold LEVELS
-              cie94, ciede2000   --metric cie94|ciede2000 --threshold ΔE
-              yiq                --metric yiq --threshold T
-              yiq-antialiasing   --metric yiq --threshold T --antialiasing
-            With --must-fail, each setting is checked: does every noise pair pass
-            and every change fail, and by what margin: (weakest change - worst
-            noise) / the larger of the two, in the setting's own unit. A value
-            that would let a change pass moves into the middle of the gap. The
-            setting with the widest margin is recommended; if none separates,
-            the overlapping pairs are named. Without --must-fail: ciede2000
-            (else cie94, yiq-antialiasing, yiq, channel).
+            It searches every mode together with an allowance of differing
+            pixels (--max-diff-pixels): structural (noise ΔE x shift radius x
+            cluster size), cie94 and ciede2000, yiq with and without
+            --antialiasing, channel. From up to --canary-pairs noise pairs it makes
+            must-fail canaries out of your own snapshots (a word-sized patch and a
+            50-px spot moved by ΔE94 3, a block moved 2 px, a 1-px line painted
+            over); no setting that passes a canary is recommended. Of the rest it
+            picks the one misjudging the fewest pairs, then the widest separation,
+            and prints its leave-one-out accuracy (95% interval), the pairs that
+            limit it and by how much. --write-config FILE keeps it as a settings
+            file: batch reads REF_DIR/imgdiff.json, compare reads --config FILE,
+            the snapshot adapter ImageSnapshotComparison(contentsOf:).
 
-            Output: a table, then the copy-paste lines `imgdiff REF NEW ...` and
-            `assertSnapshot(of: view, as: .image(precision: P,
-            perceptualPrecision: Q))`. --json holds every measurement, every
-            setting, and recommendation.cliArguments (options to append to
-            `imgdiff REF NEW`) and recommendation.snapshotTesting (precision,
-            perceptualPrecision).
+            It also prints the single-threshold view (no pixel may differ), the
+            tightest value passing every noise pair plus the safety margin:
+              snapshot-testing   swift-snapshot-testing precision and
+                                 perceptualPrecision (with a warning when they
+                                 pass a canary)
+              channel, cie94, ciede2000, yiq, yiq-antialiasing
 
             Examples:
               imgdiff tune Fixtures/tune/noise --must-fail Fixtures/tune/changes
               imgdiff tune noise --json | jq -r '.recommendation.cliArguments | join(" ")'
               imgdiff tune noise --safety-margin 10%
+              imgdiff tune noise --must-fail changes --write-config ref/imgdiff.json
 
-            Exit status: 0 a recommendation passing all noise (and, with
-            --must-fail, failing every change); 1 no setting separates noise from
-            changes, or none passes all noise; 2 error. A noise pair whose sizes
-            differ is an error: no tolerance passes it.
+            Exit status: 0 the recommendation passes all noise and fails every
+            change and canary; 1 no setting does, or none fails every canary;
+            2 error. A noise pair whose sizes differ is an error: no tolerance
+            passes it.
             """
     )
 
@@ -335,7 +330,7 @@ struct SearchOutcome {
         if let separation = setting.separation, !separation.separates { passing = separation.overlappingChanges + passing }
         guard !passing.isEmpty else { return nil }
         let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
-        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(named) pass; use the imgdiff adapter's .image(settings:) with the written config instead"
+        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(named) pass; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
     }
 }
 
