@@ -44,11 +44,21 @@ enum Q16 {
         }
     }
 
-    /// A stored opacity written as alpha (the writer quantises opacity, not alpha).
+    /// A stored opacity written as alpha. Q16 stores opacity as an integer, so alpha is
+    /// exactly `QuantumRange − opacity` and the writer's rounding of opacity carries over. The
+    /// HDRI build stores opacity as a float, and the writer takes alpha as the float
+    /// `QuantumRange − opacity` and rounds that, half up: an opacity of 46828.5 is written as
+    /// alpha 18707, not 65535 − 46829.
     @inline(__always)
     static func writtenAlpha(opacity: Double, rounding: ImageMagickRounding, sixteenBit: Bool) -> UInt16 {
-        let maximum: UInt16 = sixteenBit ? 65535 : 255
-        return maximum - written(opacity, rounding: rounding, sixteenBit: sixteenBit)
+        switch rounding {
+        case .im6:
+            let maximum: UInt16 = sixteenBit ? 65535 : 255
+            return maximum - written(opacity, rounding: rounding, sixteenBit: sixteenBit)
+        case .im7:
+            let alpha = Float(range) - Float(opacity)
+            return written(Double(alpha), rounding: rounding, sixteenBit: sixteenBit)
+        }
     }
 }
 
