@@ -22,8 +22,14 @@ final class LiveHDRIBlendTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: work) }
         var random = SplitMix(seed: 0x4844_5249)
         for (index, sixteenBit) in [true, true, false, false].enumerated() {
-            let reference = Self.randomImage(&random, sixteenBit: sixteenBit)
-            let failure = Self.randomImage(&random, sixteenBit: sixteenBit)
+            var reference = Self.randomImage(&random, sixteenBit: sixteenBit)
+            var failure = Self.randomImage(&random, sixteenBit: sixteenBit)
+            if sixteenBit, var a = reference.samples16, var b = failure.samples16 {
+                // Alphas 15029 over 11235 blend to 18706.501 (opacity 46828.499, a float 46828.5).
+                (a[3], b[3]) = (15029, 11235)
+                reference = RGBAImage(width: reference.width, height: reference.height, samples16: a, hasAlpha: true)
+                failure = RGBAImage(width: failure.width, height: failure.height, samples16: b, hasAlpha: true)
+            }
             let paths = ["ref", "fail", "change", "blend"].map { work.appendingPathComponent("\($0)\(index).png").path }
             try Data(PNGEncoder.encode(reference)).write(to: URL(fileURLWithPath: paths[0]))
             try Data(PNGEncoder.encode(failure)).write(to: URL(fileURLWithPath: paths[1]))
