@@ -16,8 +16,8 @@ import XCTest
 ///
 /// The pairs cover opaque screenshots, translucent RGBA, gray and palette images with tRNS,
 /// 16-bit samples on either side, JPEG, and sizes that differ either way. ImageMagick 7's
-/// rounding has no live oracle here (Debian ships no HDRI build); ImageMagickConformanceTests
-/// checks it against the reference material's recorded outputs.
+/// rounding is checked live by LiveHDRIBlendTests (Debian's HDRI build) and against recorded
+/// outputs by ImageMagickConformanceTests.
 final class LiveImageMagickTests: XCTestCase {
     override class func setUp() {
         super.setUp()
