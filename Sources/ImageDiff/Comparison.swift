@@ -15,6 +15,9 @@ public enum ComparisonMetric: Sendable, Equatable {
     /// Only differences render noise cannot explain, judged as clusters
     /// (``StructuralRule``); the threshold is the rule's noise ΔE.
     case structural(StructuralRule)
+    /// Playwright's `ssim-cie94` comparator: a pixel whose CIE94 ΔE exceeds `maxDeltaE`
+    /// (default 1) counts unless the SSIM around it says anti-aliasing (``SSIMCIE94``).
+    case ssimCIE94(maxDeltaE: Double)
 
     /// The metric's name as the CLI spells it.
     public var name: String {
@@ -25,11 +28,12 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .deltaE(let formula, _): return formula.rawValue
         case .imageMagickAE: return "ae"
         case .structural: return "structural"
+        case .ssimCIE94: return "ssim-cie94"
         }
     }
 
     /// Every metric's ``name``, in the order the CLI lists them.
-    public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae", "structural"]
+    public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae", "structural", "ssim-cie94"]
 
     /// The metric called `name` (see ``names``) at its default threshold: none for `exact`,
     /// 0 levels for `channel`, 0.1 for `yiq` (pixelmatch's), ΔE 2 for the ΔE metrics, and no
@@ -41,6 +45,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         case "yiq": self = .yiq(threshold: 0.1)
         case "ae": self = .imageMagickAE(fuzz: 0)
         case "structural": self = .structural(StructuralRule())
+        case "ssim-cie94": self = .ssimCIE94(maxDeltaE: 1)
         default:
             guard let formula = DeltaEFormula(rawValue: name) else { return nil }
             self = .deltaE(formula, threshold: 2)
@@ -60,6 +65,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .structural(var rule):
             rule.noiseDeltaE = threshold
             return .structural(rule)
+        case .ssimCIE94: return .ssimCIE94(maxDeltaE: threshold)
         }
     }
 
@@ -72,6 +78,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .deltaE(_, let threshold): return threshold
         case .imageMagickAE(let fuzz): return fuzz
         case .structural(let rule): return rule.noiseDeltaE
+        case .ssimCIE94(let maxDeltaE): return maxDeltaE
         }
     }
 }
@@ -120,6 +127,7 @@ public struct ComparisonOptions: Sendable {
     var deltaEFormula: DeltaEFormula {
         if case .deltaE(let formula, _) = metric { return formula }
         if case .structural = metric { return .cie94 }
+        if case .ssimCIE94 = metric { return .cie94 }
         return reportedDeltaE
     }
 }

@@ -9,6 +9,9 @@ public func compare(
     if case .structural(let rule) = options.metric {
         return StructuralComparison.compare(reference, actual, rule: rule, options: options)
     }
+    if case .ssimCIE94(let maxDeltaE) = options.metric {
+        return SSIMCIE94.compare(reference, actual, maxDeltaE: maxDeltaE, options: options)
+    }
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)
     return result.applyingImageMagickCount(reference, actual, options: options)
 }
@@ -324,7 +327,7 @@ struct PixelJudge {
         case .structural(let rule): differs = deltaE > rule.noiseDeltaE
         case .channel(let tolerance): differs = delta > tolerance
         case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
-        case .deltaE(_, let threshold): differs = deltaE > threshold
+        case .deltaE(_, let threshold), .ssimCIE94(let threshold): differs = deltaE > threshold
         }
         lastVerdict = PairVerdict(delta: delta, deltaE: deltaE, differs: differs)
     }

@@ -14,12 +14,12 @@ package struct StreamedComparison: Sendable {
     let options: ComparisonOptions
     let ignored: IgnoreMap?
 
-    /// Nil for ImageMagick's AE count, which reads 16-bit samples, and the structural mode,
-    /// which clusters: both need whole images.
+    /// Nil for ImageMagick's AE count, which reads 16-bit samples, the structural mode, which
+    /// clusters, and ssim-cie94, whose windows reach 15 rows each way: they take whole images.
     package init?(width: Int, height: Int, options: ComparisonOptions) {
         guard width > 0, height > 0 else { return nil }
         switch options.metric {
-        case .imageMagickAE, .structural: return nil
+        case .imageMagickAE, .structural, .ssimCIE94: return nil
         default: break
         }
         self.width = width

@@ -1,0 +1,73 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import XCTest
+
+@testable import ImageDiff
+
+/// `--metric ssim-cie94` against Playwright's own comparator: on each of the 21 pairs of
+/// Playwright's image-tools fixtures (Fixtures/playwright, Apache-2.0), the count equals the
+/// one Playwright gives (counts.tsv, measured with scripts/playwright-compare.mjs), and the
+/// verdict is the one Playwright's spec expects. The window sums, slid or prefix-summed, equal
+/// a direct sum over the window.
+final class PlaywrightFixtureTests: XCTestCase {
+    let root = SharedData.packageRoot.appendingPathComponent("Fixtures/playwright")
+
+    func testCountsAndVerdictsEqualPlaywrights() throws {
+        let table = try String(contentsOf: root.appendingPathComponent("counts.tsv"), encoding: .utf8)
+        let rows = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }
+        XCTAssertEqual(rows.count, 21)
+        var matching = 0
+        for row in rows {
+            let name = String(row[0]), count = try XCTUnwrap(Int(row[1]))
+            let expected = try ImageDecoder.decode(contentsOf: root.appendingPathComponent(name + "-expected.png").path)
+            let actual = try ImageDecoder.decode(contentsOf: root.appendingPathComponent(name + "-actual.png").path)
+            let result = compare(expected, actual, options: ComparisonOptions(metric: .ssimCIE94(maxDeltaE: 1)))
+            XCTAssertEqual(result.differentPixels, count, name)
+            XCTAssertEqual(result.match, name.hasPrefix("should-match/"), name)
+            if result.match { matching += 1 }
+        }
+        XCTAssertEqual(matching, 12)
+    }
+
+    func testWindowSumsEqualDirectSums() {
+        var random = SplitMix(seed: 94)
+        func image(_ width: Int, _ height: Int) -> RGBAImage {
+            RGBAImage(width: width, height: height, pixels: (0..<(width * height * 4)).map { index in
+                index % 4 == 3 ? [0, 128, 255, 255][Int(random.next() % 4)] : random.nextByte()
+            })
+        }
+        let (width, height) = (40, 37)
+        let first = SSIMCIE94.Channels(image(width, height)), second = SSIMCIE94.Channels(image(width, height))
+        var windows = SSIMCIE94.WindowSums(first, second)
+        for y in [0, 1, 5, 6, 36, 3, 20] {
+            windows.move(to: y)
+            windows.makePrefixSums()
+            for x in [0, 1, 14, 15, 39] {
+                var direct = 0.0
+                for channel in 0..<3 {
+                    var sums = (a: 0, b: 0, aa: 0, bb: 0, ab: 0)
+                    for dy in -15...15 {
+                        for dx in -15...15 {
+                            let a = Int(first[x + dx, y + dy][channel]), b = Int(second[x + dx, y + dy][channel])
+                            sums = (sums.a + a, sums.b + b, sums.aa + a * a, sums.bb + b * b, sums.ab + a * b)
+                        }
+                    }
+                    direct += SSIMCIE94.ssim(sums)
+                }
+                direct /= 3
+                XCTAssertEqual(windows.ssim(x: x, usingPrefixSums: false), direct, "slid, \(x), \(y)")
+                XCTAssertEqual(windows.ssim(x: x, usingPrefixSums: true), direct, "prefix sums, \(x), \(y)")
+            }
+        }
+    }
+
+    func testPaddingIsPlaywrightsCheckerboard() {
+        let channels = SSIMCIE94.Channels(RGBAImage(width: 2, height: 2, filledWith: RGBA(10, 20, 30, 128)))
+        XCTAssertEqual(channels[-15, -15], SIMD3(255, 0, 255), "padded (0, 0): even")
+        XCTAssertEqual(channels[-14, -15], SIMD3(0, 255, 0))
+        XCTAssertEqual(channels[2, 1], SIMD3(0, 255, 0), "padded (17, 16): odd")
+        // 255 + (10 − 255) · 128/255 = 132.02 → 132, truncated as a Uint8Array store truncates.
+        XCTAssertEqual(channels[0, 0], SIMD3(132, 137, 142))
+    }
+}
