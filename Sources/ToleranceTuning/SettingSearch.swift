@@ -31,12 +31,14 @@ public struct TuningCandidate: Sendable, Equatable {
     /// Short and readable: `structural ΔE 2.3 r1 c24`, `yiq 0.1 aa`.
     public var label: String { cliArguments.filter { !$0.hasPrefix("--") }.joined(separator: " ") + (antialiasing ? " aa" : "") }
 
-    /// Every candidate: per-pixel tolerances of each metric, with and without anti-aliasing
-    /// where pixelmatch has it, and the structural mode over noise ΔE × shift radius × cluster
-    /// size. The allowance of differing pixels multiplies them all.
+    /// Every candidate: the structural mode over noise ΔE × shift radius × cluster size,
+    /// Playwright's ssim-cie94 at ΔE 1, 2 and 3, per-pixel tolerances of each metric, with and
+    /// without anti-aliasing where pixelmatch has it. The allowance of differing pixels
+    /// multiplies them all.
     public static let grid: [TuningCandidate] = {
         var grid: [TuningCandidate] = []
         for rule in structuralRules { grid.append(TuningCandidate(metric: .structural(rule))) }
+        for threshold in [1.0, 2, 3] { grid.append(TuningCandidate(metric: .ssimCIE94(maxDeltaE: threshold))) }
         for threshold in [1.0, 2, 3, 5] {
             grid.append(TuningCandidate(metric: .deltaE(.ciede2000, threshold: threshold)))
             grid.append(TuningCandidate(metric: .deltaE(.cie94, threshold: threshold)))

@@ -29,6 +29,8 @@ struct CompareCommand: ParsableCommand {
                           --shift-radius (a 1-px or sub-pixel shift, other hinting)
                           are left out; a cluster of 40+ pixels (8+ with ΔE 10+)
                           fails; the JSON lists every cluster
+              ssim-cie94  Playwright's comparator: ΔE94 over T (default 1), unless
+                          the SSIM of the 31x31 window around it says anti-aliasing
 
             Exit status: 0 match within tolerance, 1 different, 2 error.
             """

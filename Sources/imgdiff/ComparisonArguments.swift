@@ -11,7 +11,7 @@ struct ComparisonArguments: ParsableArguments {
     var metric: ComparisonMetric?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3; unused by exact and ae).",
+        "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3, ssim-cie94 ΔE 1; unused by exact and ae).",
         valueName: "T"))
     var threshold: Double?
 
