@@ -148,8 +148,9 @@ enum StructuralComparison {
                 for y in 0..<height {
                     for x in 0..<width where candidates.contains(x: x, y: y) {
                         let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
-                        if isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
-                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                        if (isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
+                            || keepsLocalMean(a, b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
                         {
                             remaining.clear(x: x, y: y)
                         }
@@ -158,6 +159,41 @@ enum StructuralComparison {
             }
         }
         return remaining
+    }
+
+    /// Whether the two images' mean colours over the 3 × 3 neighbourhood of (x, y) are within
+    /// `noiseDeltaE` (CIE94; the means rounded to whole levels) where neither neighbourhood is
+    /// one flat colour: the change only moves colour about near an edge, as a blur, ringing or
+    /// a sub-pixel move of a thin line does (JPEG smears a 1-px line over three; the ink stays).
+    /// A change on flat colour, or the edge of a patch laid on it, is never explained so.
+    static func keepsLocalMean(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
+        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), noiseDeltaE: Double,
+        labCache: inout LabCache
+    ) -> Bool {
+        let (x, y, width, height, _) = geometry
+        var sumA = SIMD3<Int>(), sumB = SIMD3<Int>(), count = 0
+        var (flatA, flatB) = (true, true)
+        let centre = (y * width + x) * 4
+        let (firstA, firstB) = (PixelDelta.rgbOverWhite(a, centre), PixelDelta.rgbOverWhite(b, centre))
+        for ny in max(0, y - 1)...min(height - 1, y + 1) {
+            for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                let k = (ny * width + nx) * 4
+                let ca = PixelDelta.rgbOverWhite(a, k), cb = PixelDelta.rgbOverWhite(b, k)
+                if ca != firstA { flatA = false }
+                if cb != firstB { flatB = false }
+                sumA &+= SIMD3(Int(ca.r), Int(ca.g), Int(ca.b))
+                sumB &+= SIMD3(Int(cb.r), Int(cb.g), Int(cb.b))
+                count += 1
+            }
+        }
+        guard !flatA, !flatB else { return false }
+        func mean(_ sum: SIMD3<Int>) -> (UInt8, UInt8, UInt8) {
+            (UInt8((sum.x + count / 2) / count), UInt8((sum.y + count / 2) / count), UInt8((sum.z + count / 2) / count))
+        }
+        let (meanA, meanB) = (mean(sumA), mean(sumB))
+        return DeltaEFormula.cie94.difference(
+            labCache.lab(r: meanA.0, g: meanA.1, b: meanA.2), labCache.lab(r: meanB.0, g: meanB.1, b: meanB.2)) <= noiseDeltaE
     }
 
     /// Whether the pixel of `image` at (x, y) lies within `noiseDeltaE` (CIE94) of the colours
