@@ -31,7 +31,9 @@ enum SSIMCIE94 {
             result.judge(by: options.allowance)
             return result
         }
-        let counted = differingPixels(expected, actual, maxDeltaE: maxDeltaE, ignored: IgnoreMap(options: options, width: expected.width, height: expected.height))
+        let counted = differingPixels(
+            expected, actual, maxDeltaE: maxDeltaE,
+            ignored: IgnoreMap(options: options, width: expected.width, height: expected.height), bands: bandCount(options, expected))
         var mask = options.collectsMask ? DifferenceMask(width: expected.width, height: expected.height) : nil
         var box: PixelRect?
         for index in counted {
@@ -48,14 +50,33 @@ enum SSIMCIE94 {
         return result
     }
 
-    /// The row-major indices of the pixels Playwright's comparator counts, in order.
-    static func differingPixels(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?) -> [Int] {
+    /// The bands asked for, or one per 128 rows, at most 8: each band builds its window sums
+    /// over 31 rows before its first.
+    static func bandCount(_ options: ComparisonOptions, _ image: RGBAImage) -> Int {
+        options.bands > 0 ? options.bands : max(1, min(8, image.height / 128))
+    }
+
+    /// The row-major indices of the pixels Playwright's comparator counts, in order, judged in
+    /// `bands` row bands on all cores.
+    static func differingPixels(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?, bands: Int = 1) -> [Int] {
+        var found = [[Int]](repeating: [], count: max(1, min(bands, expected.height)))
+        found.withUnsafeMutableBufferPointer { results in
+            let shared = UncheckedSendable(results)
+            RowBands.forEach(height: expected.height, bands: results.count) { band, rows in
+                shared.value[band] = differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored)
+            }
+        }
+        return found.flatMap { $0 }
+    }
+
+    /// The pixels counted in `rows`.
+    static func differingPixels(_ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?) -> [Int] {
         let first = Channels(expected), second = Channels(actual)
         var windows = WindowSums(first, second)
         var labCache = PlaywrightLab.Cache()
         var counted: [Int] = []
         var undecided: [Int] = []
-        for y in 0..<expected.height {
+        for y in rows {
             let rowStart = counted.count
             undecided.removeAll(keepingCapacity: true)
             for x in differingColumns(expected, actual, row: y) {

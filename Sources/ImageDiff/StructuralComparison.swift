@@ -67,7 +67,7 @@ enum StructuralComparison {
             if !options.collectsMask { result.mask = nil }
             return result
         }
-        let unexplained = withoutNeighbourhoodBlends(candidates, reference, actual, rule: rule)
+        let unexplained = withoutNeighbourhoodBlends(candidates, reference, actual, rule: rule, bands: options.bands)
         let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, keepsMembers: options.collectsMask)
         let failing = clusters.filter(\.fails)
         var mask = DifferenceMask(width: candidates.width, height: candidates.height)
@@ -136,23 +136,30 @@ enum StructuralComparison {
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see
     /// ``isNeighbourhoodBlend``), in both directions.
     static func withoutNeighbourhoodBlends(
-        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> DifferenceMask {
         guard rule.shiftRadius > 0 else { return candidates }
         var remaining = candidates
-        var labCache = LabCache()
         let width = candidates.width, height = candidates.height
+        let bands = bands > 0 ? bands : max(1, min(8, height / 128))
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                for y in 0..<height {
-                    for x in 0..<width where candidates.contains(x: x, y: y) {
-                        let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
-                        if (isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
-                            && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
-                            || keepsLocalMean(a, b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
-                        {
-                            remaining.clear(x: x, y: y)
+                remaining.withUnsafeMutableBytes { bits in
+                    guard let a = a.baseAddress, let b = b.baseAddress, let bits else { return }
+                    let shared = UncheckedSendable((a, b, bits))
+                    RowBands.forEach(height: height, bands: bands) { _, rows in
+                        let (a, b, bits) = shared.value
+                        var labCache = LabCache()
+                        for y in rows {
+                            for x in 0..<width where bits[y * width + x] != 0 {
+                                let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
+                                if (isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                                    && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
+                                    || keepsLocalMean(a, b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                                {
+                                    bits[y * width + x] = 0
+                                }
+                            }
                         }
                     }
                 }
