@@ -15,6 +15,10 @@ public enum ComparisonMetric: Sendable, Equatable {
     /// Only differences render noise cannot explain, judged as clusters
     /// (``StructuralRule``); the threshold is the rule's noise ΔE.
     case structural(StructuralRule)
+    /// One of ImageMagick's distortion metrics (``ImageMagickMetric``): the pair matches when
+    /// the normalized error is at most `threshold` (default 0), or PSNR at least it (default ∞);
+    /// the pixel count is AE's without fuzz.
+    case imageMagick(ImageMagickMetric, threshold: Double)
     /// Playwright's `ssim-cie94` comparator: a pixel whose CIE94 ΔE exceeds `maxDeltaE`
     /// (default 1) counts unless the SSIM around it says anti-aliasing (``SSIMCIE94``).
     case ssimCIE94(maxDeltaE: Double)
@@ -29,11 +33,13 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .imageMagickAE: return "ae"
         case .structural: return "structural"
         case .ssimCIE94: return "ssim-cie94"
+        case .imageMagick(let metric, _): return metric.name
         }
     }
 
     /// Every metric's ``name``, in the order the CLI lists them.
     public static let names = ["exact", "channel", "yiq", "cie76", "cie94", "ciede2000", "ae", "structural", "ssim-cie94"]
+        + ImageMagickMetric.allCases.map(\.name)
 
     /// The metric called `name` (see ``names``) at its default threshold: none for `exact`,
     /// 0 levels for `channel`, 0.1 for `yiq` (pixelmatch's), ΔE 2 for the ΔE metrics, and no
@@ -47,6 +53,10 @@ public enum ComparisonMetric: Sendable, Equatable {
         case "structural": self = .structural(StructuralRule())
         case "ssim-cie94": self = .ssimCIE94(maxDeltaE: 1)
         default:
+            if let metric = ImageMagickMetric.allCases.first(where: { $0.name == name }) {
+                self = .imageMagick(metric, threshold: metric.higherIsBetter ? .infinity : 0)
+                return
+            }
             guard let formula = DeltaEFormula(rawValue: name) else { return nil }
             self = .deltaE(formula, threshold: 2)
         }
@@ -66,6 +76,7 @@ public enum ComparisonMetric: Sendable, Equatable {
             rule.noiseDeltaE = threshold
             return .structural(rule)
         case .ssimCIE94: return .ssimCIE94(maxDeltaE: threshold)
+        case .imageMagick(let metric, _): return .imageMagick(metric, threshold: threshold)
         }
     }
 
@@ -79,6 +90,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         case .imageMagickAE(let fuzz): return fuzz
         case .structural(let rule): return rule.noiseDeltaE
         case .ssimCIE94(let maxDeltaE): return maxDeltaE
+        case .imageMagick(_, let threshold): return threshold
         }
     }
 }
@@ -168,11 +180,13 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     /// In ``ComparisonMetric/structural(_:)`` mode, the clusters of differences that render
     /// noise does not explain, failing or not.
     public var clusters: [DifferenceCluster]?
+    /// In ``ComparisonMetric/imageMagick(_:threshold:)`` mode, ImageMagick's figure.
+    public var imageMagick: ImageMagickDistortion?
 
     enum CodingKeys: String, CodingKey {
         case match, metric, threshold, differentPixels, totalPixels, differentRatio, ignoredPixels
         case antialiasedPixels, maxChannelDelta, maxDeltaE, deltaEFormula, boundingBox, sizeDiffers
-        case referenceSize, actualSize, maxChannelDeltaHistogram, clusters
+        case referenceSize, actualSize, maxChannelDeltaHistogram, clusters, imageMagick
     }
 
     /// Encodes every key, `boundingBox` as `null` when nothing differs.
@@ -200,6 +214,7 @@ public struct DiffResult: Sendable, Equatable, Encodable {
         try container.encode(actualSize, forKey: .actualSize)
         if includingHistogram { try container.encode(maxChannelDeltaHistogram, forKey: .maxChannelDeltaHistogram) }
         try container.encodeIfPresent(clusters, forKey: .clusters)
+        try container.encodeIfPresent(imageMagick, forKey: .imageMagick)
     }
 }
 

@@ -12,6 +12,17 @@ public func compare(
     if case .ssimCIE94(let maxDeltaE) = options.metric {
         return SSIMCIE94.compare(reference, actual, maxDeltaE: maxDeltaE, options: options)
     }
+    if case .imageMagick(let metric, let threshold) = options.metric {
+        var countOptions = options
+        countOptions.metric = .imageMagickAE(fuzz: 0)
+        var result = ComparisonEngine(reference: reference, actual: actual, options: countOptions).run(kernel: .vectorized)
+            .applyingImageMagickCount(reference, actual, options: countOptions)
+        let distortion = ImageMagickDistortion(metric, reference: reference, actual: actual)
+        result.metric = options.metric
+        result.imageMagick = distortion
+        result.match = distortion.passes(threshold: threshold)
+        return result
+    }
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)
     return result.applyingImageMagickCount(reference, actual, options: options)
 }
@@ -323,7 +334,7 @@ struct PixelJudge {
         if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
         let differs: Bool
         switch metric {
-        case .exact, .imageMagickAE: differs = true
+        case .exact, .imageMagickAE, .imageMagick: differs = true
         case .structural(let rule): differs = deltaE > rule.noiseDeltaE
         case .channel(let tolerance): differs = delta > tolerance
         case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
@@ -447,5 +458,9 @@ extension DiffResult {
             boundingBox: nil, sizeDiffers: false, referenceSize: size, actualSize: size,
             maxChannelDeltaHistogram: histogram,
             mask: options.collectsMask ? DifferenceMask(width: size.width, height: size.height) : nil)
+        if case .imageMagick(let metric, let threshold) = options.metric {
+            imageMagick = ImageMagickDistortion(identical: metric, area: area)
+            match = imageMagick?.passes(threshold: threshold) ?? true
+        }
     }
 }

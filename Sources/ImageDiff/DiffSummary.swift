@@ -20,6 +20,7 @@ extension DiffResult {
         let percent = String(format: "%.4g%%", differentRatio * 100)
         let metricText = metric == .exact ? metric.name : "\(metric.name) \(Self.plain(metric.threshold))"
         var parts = ["\(differentPixels) of \(totalPixels) pixels differ (\(percent), \(metricText))"]
+        if let imageMagick { parts.append("\(imageMagick.metric.rawValue) \(imageMagick.printed)") }
         parts.append(String(format: "max %@ %.2f", deltaEFormula.symbol, maxDeltaE))
         parts.append("max channel Δ \(maxChannelDelta)")
         parts.append("box \(boundingBox?.description ?? "none")")

@@ -19,7 +19,7 @@ package struct StreamedComparison: Sendable {
     package init?(width: Int, height: Int, options: ComparisonOptions) {
         guard width > 0, height > 0 else { return nil }
         switch options.metric {
-        case .imageMagickAE, .structural, .ssimCIE94: return nil
+        case .imageMagickAE, .imageMagick, .structural, .ssimCIE94: return nil
         default: break
         }
         self.width = width

@@ -159,8 +159,6 @@ struct BatchReport: Codable, Sendable {
     }
 
     func json(pretty: Bool = true) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
-        return try encoder.encode(self)
+        try JSONOutput.encoder(pretty: pretty).encode(self)
     }
 }

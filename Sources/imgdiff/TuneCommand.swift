@@ -404,10 +404,8 @@ struct TuneOutput: Encodable {
     }
 
     func json() throws(CommandLineError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            return String(decoding: try encoder.encode(self), as: UTF8.self)
+            return String(decoding: try JSONOutput.encoder().encode(self), as: UTF8.self)
         } catch {
             throw CommandLineError("cannot encode the result as JSON (\(error))")
         }

@@ -1,0 +1,128 @@
+import Foundation
+import RealModule
+
+/// ImageMagick 6.9.11's distortion metrics, as `compare -metric M` computes and prints them
+/// (besides AE, which is ``ComparisonMetric/imageMagickAE(fuzz:)``).
+///
+/// Over the larger of the two areas (the smaller image edge-extended), for each of R, G and B
+/// in Q16 units, with `Sa` and `Da` each image's alpha (1 for an image without alpha):
+/// `e = (Sa·p − Da·q) / 65535`. Then
+/// - `MAE`: the mean of `|e|` over pixels and channels;
+/// - `MSE`: the mean of `e²`; `RMSE` and `Fuzz` (without `-channel`, the same number): its
+///   square root; `PSNR`: `−10·log10(MSE)`, infinite when MSE is below 10⁻¹²;
+/// - `PAE`: the largest `|e|`;
+/// - `MEPP`: the sum of `|Sa·p − Da·q|` over every sample, then the mean of `e²` and the
+///   largest `|e|`.
+/// ImageMagick prints the error metrics as `value·65535 (value)` and PSNR alone, each with six
+/// significant digits; ``ImageMagickDistortion/printed`` is that text. `-fuzz` changes none of
+/// them. The alpha channel itself is not compared (ImageMagick's default channels leave it
+/// out), only the colours it weighs.
+public enum ImageMagickMetric: String, Sendable, CaseIterable, Codable {
+    case fuzz = "Fuzz"
+    case mae = "MAE"
+    case mepp = "MEPP"
+    case mse = "MSE"
+    case pae = "PAE"
+    case psnr = "PSNR"
+    case rmse = "RMSE"
+
+    /// The CLI's name: `--metric mae`.
+    public var name: String { rawValue.lowercased() }
+
+    /// Whether larger values mean more alike (PSNR); the others are errors.
+    public var higherIsBetter: Bool { self == .psnr }
+}
+
+/// One ImageMagick distortion figure of a pair.
+public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
+    public var metric: ImageMagickMetric
+    /// The number `compare` prints first: Q16-scaled for the error metrics, the raw sum for
+    /// MEPP, decibels for PSNR.
+    public var value: Double
+    /// The normalized number (0…1) in parentheses, for the error metrics.
+    public var normalized: Double?
+    /// MEPP's normalized mean error and normalized maximum error.
+    public var normalizedMeanError: Double?
+    public var normalizedMaximumError: Double?
+    /// Exactly what `compare -metric M` prints on stderr.
+    public var printed: String
+
+    /// The figure a threshold is held against: the normalized error (0…1), or PSNR in dB.
+    public var judged: Double { normalized ?? value }
+
+    /// Whether the pair passes `threshold`: an error at most it, or a PSNR at least it.
+    public func passes(threshold: Double) -> Bool {
+        metric.higherIsBetter ? judged >= threshold : judged <= threshold
+    }
+
+    /// Measures `actual` (ImageMagick's reconstructed image) against `reference`.
+    public init(_ metric: ImageMagickMetric, reference: RGBAImage, actual: RGBAImage) {
+        self.init(metric, sums: ImageMagickDistortion.sums(reference, actual))
+    }
+
+    /// The figure of two identical images of `area` pixels: no error, an infinite PSNR.
+    public init(identical metric: ImageMagickMetric, area: Int) {
+        self.init(metric, sums: (0, 0, 0, area))
+    }
+
+    init(_ metric: ImageMagickMetric, sums: (absolute: Double, squared: Double, peak: Double, area: Int)) {
+        self.metric = metric
+        let samples = Double(max(sums.area, 1)) * 3
+        let meanAbsolute = sums.absolute / samples
+        let meanSquared = sums.squared / samples
+        switch metric {
+        case .mae: (value, normalized) = (Q16.range * meanAbsolute, meanAbsolute)
+        case .mse: (value, normalized) = (Q16.range * meanSquared, meanSquared)
+        case .rmse, .fuzz:
+            let root = meanSquared.squareRoot()
+            (value, normalized) = (Q16.range * root, root)
+        case .pae: (value, normalized) = (Q16.range * sums.peak, sums.peak)
+        case .psnr: value = abs(meanSquared) < 1e-12 ? .infinity : -10 * Double.log10(max(meanSquared, 1e-11))
+        case .mepp:
+            value = sums.absolute * Q16.range
+            normalizedMeanError = meanSquared
+            normalizedMaximumError = sums.peak
+        }
+        let g = ImageMagickDistortion.formatted
+        switch metric {
+        case .psnr: printed = g(value)
+        case .mepp: printed = "\(g(value)) (\(g(meanSquared)), \(g(sums.peak)))"
+        default: printed = "\(g(value)) (\(g(normalized ?? 0)))"
+        }
+    }
+
+    /// The sums over every pixel of the larger area: Σ|e|, Σe² (e scaled to 0…1), the largest
+    /// |e|, and the area.
+    static func sums(_ reference: RGBAImage, _ actual: RGBAImage) -> (absolute: Double, squared: Double, peak: Double, area: Int) {
+        let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
+        guard reference.pixelCount > 0, actual.pixelCount > 0 else { return (0, 0, 0, width * height) }
+        var totals = [(absolute: Double, squared: Double, peak: Double)](repeating: (0, 0, 0), count: max(1, min(16, height)))
+        totals.withUnsafeMutableBufferPointer { results in
+            let shared = UncheckedSendable(results)
+            RowBands.forEach(height: height, bands: results.count) { band, rows in
+                var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
+                for y in rows {
+                    let referenceRow = min(y, reference.height - 1) * reference.width
+                    let actualRow = min(y, actual.height - 1) * actual.width
+                    for x in 0..<width {
+                        let p = referenceRow + min(x, reference.width - 1), q = actualRow + min(x, actual.width - 1)
+                        let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
+                        let da = actual.hasAlpha ? Q16.scale * Double(actual.quantum(q, 3)) : 1
+                        for channel in 0..<3 {
+                            let e = Q16.scale * abs(sa * Double(reference.quantum(p, channel)) - da * Double(actual.quantum(q, channel)))
+                            total.absolute += e
+                            total.squared += e * e
+                            total.peak = max(total.peak, e)
+                        }
+                    }
+                }
+                shared.value[band] = total
+            }
+        }
+        return (totals.reduce(0) { $0 + $1.absolute }, totals.reduce(0) { $0 + $1.squared },
+                totals.map(\.peak).max() ?? 0, width * height)
+    }
+
+    /// `%.6g`, ImageMagick's default precision.
+    static func formatted(_ value: Double) -> String { String(format: "%.*g", 6, value) }
+}
