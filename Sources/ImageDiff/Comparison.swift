@@ -80,6 +80,12 @@ public enum ComparisonMetric: Sendable, Equatable {
         }
     }
 
+    /// Whether the result of identical images needs their pixels (ImageMagick's NCC).
+    public var needsPixelsOfIdenticalImages: Bool {
+        if case .imageMagick(let metric, _) = self { return metric.needsPixelsOfIdenticalImages }
+        return false
+    }
+
     /// The threshold in the metric's own unit.
     public var threshold: Double {
         switch self {

@@ -12,7 +12,11 @@ import RealModule
 ///   square root; `PSNR`: `−10·log10(MSE)`, infinite when MSE is below 10⁻¹²;
 /// - `PAE`: the largest `|e|`;
 /// - `MEPP`: the sum of `|Sa·p − Da·q|` over every sample, then the mean of `e²` and the
-///   largest `|e|`.
+///   largest `|e|`;
+/// - `NCC`: per channel, the mean over the larger area of `(Sa·p − p̄)(Da·q − q̄)` (scaled to
+///   0…1), divided by the two images' own standard deviations (over their own areas, with
+///   `n − 1`), then the root mean square of the three channels: identical images score
+///   `(n − 1)/n`.
 /// ImageMagick prints the error metrics as `value·65535 (value)` and PSNR alone, each with six
 /// significant digits; ``ImageMagickDistortion/printed`` is that text. `-fuzz` changes none of
 /// them. The alpha channel itself is not compared (ImageMagick's default channels leave it
@@ -22,6 +26,7 @@ public enum ImageMagickMetric: String, Sendable, CaseIterable, Codable {
     case mae = "MAE"
     case mepp = "MEPP"
     case mse = "MSE"
+    case ncc = "NCC"
     case pae = "PAE"
     case psnr = "PSNR"
     case rmse = "RMSE"
@@ -29,8 +34,12 @@ public enum ImageMagickMetric: String, Sendable, CaseIterable, Codable {
     /// The CLI's name: `--metric mae`.
     public var name: String { rawValue.lowercased() }
 
-    /// Whether larger values mean more alike (PSNR); the others are errors.
-    public var higherIsBetter: Bool { self == .psnr }
+    /// Whether larger values mean more alike (PSNR, NCC); the others are errors.
+    public var higherIsBetter: Bool { self == .psnr || self == .ncc }
+
+    /// Whether the figure needs the pixels even of identical images: NCC divides by each
+    /// image's own standard deviations, so identical images score `(n − 1)/n`, not 1.
+    public var needsPixelsOfIdenticalImages: Bool { self == .ncc }
 }
 
 /// One ImageMagick distortion figure of a pair.
@@ -57,7 +66,17 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
 
     /// Measures `actual` (ImageMagick's reconstructed image) against `reference`.
     public init(_ metric: ImageMagickMetric, reference: RGBAImage, actual: RGBAImage) {
-        self.init(metric, sums: ImageMagickDistortion.sums(reference, actual))
+        if metric == .ncc {
+            self.init(normalizedCrossCorrelation: ImageMagickDistortion.normalizedCrossCorrelation(reference, actual))
+        } else {
+            self.init(metric, sums: ImageMagickDistortion.sums(reference, actual))
+        }
+    }
+
+    init(normalizedCrossCorrelation value: Double) {
+        metric = .ncc
+        self.value = value
+        printed = ImageMagickDistortion.formatted(value)
     }
 
     /// The figure of two identical images of `area` pixels: no error, an infinite PSNR.
@@ -78,6 +97,7 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
             (value, normalized) = (Q16.range * root, root)
         case .pae: (value, normalized) = (Q16.range * sums.peak, sums.peak)
         case .psnr: value = abs(meanSquared) < 1e-12 ? .infinity : -10 * Double.log10(max(meanSquared, 1e-11))
+        case .ncc: value = 1
         case .mepp:
             value = sums.absolute * Q16.range
             normalizedMeanError = meanSquared
@@ -85,7 +105,7 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
         }
         let g = ImageMagickDistortion.formatted
         switch metric {
-        case .psnr: printed = g(value)
+        case .psnr, .ncc: printed = g(value)
         case .mepp: printed = "\(g(value)) (\(g(meanSquared)), \(g(sums.peak)))"
         default: printed = "\(g(value)) (\(g(normalized ?? 0)))"
         }
@@ -121,6 +141,58 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
         }
         return (totals.reduce(0) { $0 + $1.absolute }, totals.reduce(0) { $0 + $1.squared },
                 totals.map(\.peak).max() ?? 0, width * height)
+    }
+
+    /// ImageMagick's NCC: see ``ImageMagickMetric/ncc``.
+    static func normalizedCrossCorrelation(_ reference: RGBAImage, _ actual: RGBAImage) -> Double {
+        guard reference.pixelCount > 0, actual.pixelCount > 0 else { return 0 }
+        let (referenceMean, referenceDeviation) = channelStatistics(reference)
+        let (actualMean, actualDeviation) = channelStatistics(actual)
+        let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
+        let area = 1 / (Double(width) * Double(height))
+        var sums = SIMD3<Double>()
+        for y in 0..<height {
+            let referenceRow = min(y, reference.height - 1) * reference.width
+            let actualRow = min(y, actual.height - 1) * actual.width
+            for x in 0..<width {
+                let p = referenceRow + min(x, reference.width - 1), q = actualRow + min(x, actual.width - 1)
+                let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
+                let da = actual.hasAlpha ? Q16.scale * Double(actual.quantum(q, 3)) : 1
+                for channel in 0..<3 {
+                    sums[channel] += area * Q16.scale * (sa * Double(reference.quantum(p, channel)) - referenceMean[channel])
+                        * (da * Double(actual.quantum(q, channel)) - actualMean[channel])
+                }
+            }
+        }
+        var total = 0.0
+        for channel in 0..<3 {
+            let distortion = Q16.range * Q16.reciprocal(referenceDeviation[channel] * actualDeviation[channel]) * sums[channel]
+            total += distortion * distortion
+        }
+        return (total / 3).squareRoot()
+    }
+
+    /// Each channel's mean and standard deviation (with `n − 1`) over the image's own pixels,
+    /// in Q16 units, as ImageMagick's channel statistics give them.
+    static func channelStatistics(_ image: RGBAImage) -> (mean: SIMD3<Double>, deviation: SIMD3<Double>) {
+        var sum = SIMD3<Double>(), squares = SIMD3<Double>()
+        for index in 0..<image.pixelCount {
+            for channel in 0..<3 {
+                let value = Double(image.quantum(index, channel))
+                sum[channel] += value
+                squares[channel] += value * value
+            }
+        }
+        let count = Double(image.pixelCount)
+        let area = Q16.reciprocal(count)
+        var mean = SIMD3<Double>(), deviation = SIMD3<Double>()
+        for channel in 0..<3 {
+            mean[channel] = sum[channel] * area
+            let spread = (squares[channel] * area - mean[channel] * mean[channel]).squareRoot()
+            let correction = Q16.reciprocal(count - 1) * count
+            deviation[channel] = (correction * spread * spread).squareRoot()
+        }
+        return (mean, deviation)
     }
 
     /// `%.6g`, ImageMagick's default precision.

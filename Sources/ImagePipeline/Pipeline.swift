@@ -21,8 +21,10 @@ public enum Pipeline {
         _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome {
         let options = request.engineOptions
-        // Identical images match, so only outputs rendered for every pair need their pixels.
+        // Identical images match, so only outputs rendered for every pair (and NCC's figure)
+        // need their pixels.
         if request.outputPolicy == .whenDifferent || request.outputs.isSubset(of: [.mask]),
+            !options.metric.needsPixelsOfIdenticalImages,
             let size = try identicalImageSize(reference, actual, limits: request.limits)
         {
             return try identicalOutcome(size, options: options, request: request, name: actual.name)

@@ -31,10 +31,11 @@ struct CompareCommand: ParsableCommand {
                           fails; the JSON lists every cluster
               ssim-cie94  Playwright's comparator: ΔE94 over T (default 1), unless
                           the SSIM of the 31x31 window around it says anti-aliasing
-              fuzz, mae, mepp, mse, pae, psnr, rmse
+              fuzz, mae, mepp, mse, ncc, pae, psnr, rmse
                           ImageMagick's `compare -metric M`, printed as it prints it;
                           the pair passes when the normalized error is at most T
-                          (default 0), or PSNR at least T dB (default: identical)
+                          (default 0), or PSNR (dB) or NCC at least T (default:
+                          only images with no differing pixel)
 
             Exit status: 0 match within tolerance, 1 different, 2 error.
             """
