@@ -100,6 +100,11 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
                 artifacts: artifacts, file: file, testName: testName))
     }
 
+    /// Write `.image()`: the strategy needs the call's `#filePath` and `#function` to file its
+    /// failure artifacts beside swift-snapshot-testing's, which a property cannot take.
+    @available(*, unavailable, message: "write .image() with parentheses: imgdiff's strategy takes the test's file and name to file its artifacts")
+    public static var image: Snapshotting { .image() }
+
     /// Snapshots images as PNG and compares them with a fully specified
     /// ``ImageSnapshotComparison``.
     public static func image(
