@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "ImageDiffSnapshotTestingTests",
             dependencies: [
-                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs", "SnapshotRule",
+                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"]

@@ -142,7 +142,13 @@ enum ImageSnapshotFailure {
         reference: RGBAImage, actual: RGBAImage, comparison: ImageSnapshotComparison, writer: ArtifactWriter
     ) -> (String, [DiffAttachment])? {
         guard reference.pixelCount > 0 else {
-            return ("Reference image could not be loaded.", [])
+            return ("""
+                Reference image could not be loaded.
+
+                imgdiff: the stored reference is empty or not an image. An empty one was recorded \
+                from a snapshot that could not be made (the run that recorded it failed with the \
+                reason); delete it, fix the cause, and record again.
+                """, [])
         }
         let evaluation = comparison.evaluate(reference: reference, actual: actual)
         guard !evaluation.verdict.passed else { return nil }

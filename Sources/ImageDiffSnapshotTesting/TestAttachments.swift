@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 #if canImport(Testing) && compiler(>=6.2)
 import Testing
@@ -19,6 +20,18 @@ enum TestAttachments {
             Attachment.record(artifact.png, named: URL(fileURLWithPath: artifact.path).lastPathComponent)
         }
         #endif
+    }
+
+    /// Fails the running test with `message`: a Swift Testing issue inside a `@Test`, an
+    /// XCTest failure otherwise.
+    static func recordIssue(_ message: String) {
+        #if canImport(Testing) && compiler(>=6.2)
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message))
+            return
+        }
+        #endif
+        XCTFail(message)
     }
 
     /// swift-snapshot-testing's own condition for attaching.
