@@ -141,22 +141,27 @@ struct ArtifactWriter {
 
     /// The name of swift-snapshot-testing's failure artifact without `.png`
     /// (`testName.identifier`), found by looking for the reference among this test's snapshots.
-    /// When it is not there (a custom snapshot folder, a strategy built away from the test),
-    /// the identifier is a fingerprint of the failure's pixels instead.
+    /// Twins (two snapshots of one test with identical references, `named: "a"` and `"b"`) are
+    /// told apart by order: each failure takes the first matching name no earlier failure of
+    /// this test has taken. When the reference is not there (a custom snapshot folder, a
+    /// strategy built away from the test), the identifier is a fingerprint of the failure's
+    /// pixels instead.
     func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> String {
         let prefix = location.sanitizedTestName + "."
         let directory = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var matching: [String] = []
         for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".png") {
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
             guard let candidate = try? ImageDecoder.decode(contentsOf: path) else { continue }
             if candidate.width == reference.width, candidate.height == reference.height,
                 candidate.pixels == reference.pixels
             {
-                return String(name.dropLast(".png".count))
+                matching.append(String(name.dropLast(".png".count)))
             }
         }
-        return prefix + Self.fingerprint(failure.pixels)
+        guard !matching.isEmpty else { return prefix + Self.fingerprint(failure.pixels) }
+        return ClaimedArtifactNames.shared.claim(among: matching, in: directory)
     }
 
     /// FNV-1a of the bytes, as 8 hex digits.
@@ -168,5 +173,25 @@ struct ArtifactWriter {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
+
+/// The artifact names failures of this process have taken, per snapshot folder: twins with
+/// identical references get one name each, in the order they fail.
+final class ClaimedArtifactNames: @unchecked Sendable {
+    static let shared = ClaimedArtifactNames()
+
+    // Guarded by `lock`: failures of tests running in parallel claim names at once.
+    private var claimed: [String: Set<String>] = [:]
+    private let lock = NSLock()
+
+    /// The first of `candidates` (sorted) not yet taken in `directory`, else the first.
+    func claim(among candidates: [String], in directory: String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = claimed[directory, default: []]
+        let name = candidates.first { !taken.contains($0) } ?? candidates[0]
+        claimed[directory, default: []].insert(name)
+        return name
     }
 }

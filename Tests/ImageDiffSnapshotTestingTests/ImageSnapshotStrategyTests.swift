@@ -135,6 +135,18 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         }
     }
 
+    /// Two snapshots of one test with identical references fail each with its own artifacts,
+    /// named as swift-snapshot-testing names the references.
+    func testTwinsHaveTheirOwnArtifacts() throws {
+        let moved = try XCTUnwrap(verify(Scene.badgeWithMovedDisc, as: .scene(), named: "a"))
+        let drifted = try XCTUnwrap(verify(Scene.badgeOnAnotherMachine, as: .scene(), named: "b"))
+        let artifacts = SnapshotTestEnvironment.artifactsDirectory() + "/testTwinsHaveTheirOwnArtifacts"
+        XCTAssertTrue(moved.contains("\(artifacts).a.failure.png"), moved)
+        XCTAssertTrue(drifted.contains("\(artifacts).b.failure.png"), drifted)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".a.failure.png").pixels, Scene.badgeWithMovedDisc.rasterize().pixels)
+        XCTAssertEqual(try ImageDecoder.decode(contentsOf: artifacts + ".b.failure.png").pixels, Scene.badgeOnAnotherMachine.rasterize().pixels)
+    }
+
     /// A settings file, as `imgdiff tune --write-config` writes it, judges the snapshots: with
     /// no precisions in it, by imgdiff's own verdict; with them, by swift-snapshot-testing's
     /// rule after the file's metric.
