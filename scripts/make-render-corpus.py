@@ -1,196 +1,587 @@
 #!/usr/bin/env python3
-"""Writes Fixtures/render: a labelled corpus of real browser renders for `imgdiff tune` and the
-structural mode (standard library only; needs Debian's `chromium`, and ImageMagick's `convert`
-for the JPEG round trips).
+"""Writes Fixtures/render: a labelled corpus of real browser renders for `imgdiff tune` and
+`--metric structural` (Python standard library only; needs Debian's `chromium` and
+libjpeg-turbo's cjpeg/djpeg: `apt-get install chromium libjpeg-turbo-progs`).
 
-Four small pages (a sign-in card, a settings list, a table with 1-px rules, a bar chart) are
-rendered by headless Chromium at 360x240.
+Seven small pages, written by this script (inline CSS, DejaVu fonts, no external resources),
+are rendered by headless Chromium at a 360x240 viewport:
+  login     a sign-in form: inputs, a checkbox, a link and a blue button, in a shadowed card
+  settings  a settings list: coloured icons, labels, grey descriptions, toggles, 1-px rules
+  cards     a 2x2 grid of cards with borders, rounded corners and shadows
+  article   a serif heading and paragraph with a green link
+  table     a table with 1-px borders and monospaced figures
+  chart     a bar chart of CSS boxes with grid lines, axis labels and a legend
+  toolbar   a button bar: a segmented control, icon buttons, a divider, two buttons
 
-noise/{ref,new}/PAGE--NOISE.png: the same page, the new side rendered as another machine would
-(must pass):
-  hinting-none     FreeType hinting off (fontconfig)
-  hinting-full     full hinting (fontconfig): stems snap, advances round, words move a pixel
-  lcd-text         subpixel (LCD) anti-aliasing with coloured fringes (fontconfig rgba=rgb)
-  no-subpixel-pos  --disable-font-subpixel-positioning: glyphs on whole pixels
-  display-p3       --force-color-profile=display-p3-d65: colour management drift
-  jpeg-q90         the render through a JPEG at quality 90 and back
+noise/{ref,new}/PAGE--NOISE.png: the same page; ref rendered with the default settings, new as
+another machine would render it (must pass):
+  no-subpixel-pos  --disable-font-subpixel-positioning: glyphs start on whole pixels
+  hinting-none     FreeType hinting off (fontconfig hinting=false; Debian's default is slight)
+  hinting-medium   fontconfig hintstyle=hintmedium
+  hinting-full     fontconfig hintstyle=hintfull: stems snap, advances round
+  lcd-text         subpixel (LCD) text anti-aliasing with coloured fringes (fontconfig rgba=rgb)
+  swiftshader      --use-angle=swiftshader: compositing through ANGLE on SwiftShader (as
+                   on a GPU-less CI runner) instead of the software compositor
+  display-p3       --force-color-profile=display-p3-d65: colour management of another display
+  generic-rgb      --force-color-profile=generic-rgb: a larger colour-management shift
+  jpeg-q90         the default render through a JPEG at quality 90 (cjpeg, 4:2:0) and back
   jpeg-q95         the same at quality 95
-changes/{ref,new}/PAGE--CHANGE[+NOISE].png: a real change (must fail), alone and on top of
-one kind of noise (the realistic CI case):
-  text-colour      body text #333 -> #444 (17 levels)
-  button-colour    the button's blue one step lighter (#2a6df4 -> #3a7df4)
-  word             one word of the text replaced
-  rule-removed     one 1-px rule or border removed
-  moved-2px        one element moved 2 px right
-  icon-removed     a 10x10 icon removed
-  letter-spacing   one line's letter spacing +0.5 px
+  other-machine    swiftshader + hinting-none + no-subpixel-pos together
+changes/{ref,new}/PAGE--CHANGE.png: a real, subtle change made by editing the page's HTML, both
+sides rendered with the default settings (must fail); PAGE--CHANGE+NOISE.png: the same change
+with the new side also rendered under one of the noises above (the realistic CI case):
+  text-colour      one element's text colour 16-17 levels lighter (#333 -> #444, #2a6 -> #3b7)
+  word             one word of a sentence replaced
+  border-removed   one 1-px border or rule made invisible (the layout does not move)
+  moved-2px        one element moved 2 px right (margin-left, padding-left or left +2px)
+  button-colour    a button's background 15 levels lighter in R and G (bar-colour: a bar's)
+  icon-removed     a small icon or box hidden (visibility: hidden, the layout does not move)
+  letter-spacing   one line's letter-spacing +0.5px
 
-Rerunning rewrites the same pixels on the same Chromium and fonts (README.md there records the
-versions and a table of every pair). Usage: scripts/make-render-corpus.py [--out DIR]
+Every noise and change must alter pixels: one that leaves a page pixel-identical is dropped
+with a message (and listed in README.md). The script also renders each page under renderer
+settings that were candidates for noise and records in README.md which of them changed pixels
+(on this Chromium most do not: --font-render-hinting=*, --disable-lcd-text, --disable-gpu...).
+
+PNGs are decoded and re-encoded here (8-bit RGB, no ancillary chunks), so the files hold only
+pixels. Rerunning rewrites the same bytes with the same Chromium, fonts and fontconfig; README.md
+records the versions and a table of every pair (max channel delta, differing pixels).
+
+Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
 """
 import argparse
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+WIDTH, HEIGHT = 360, 240
 
-STYLE = """
-:root { --text: #333; --button: #2a6df4; --rule: 1px solid #99a; --shift: 0px; --icon: visible; --spacing: 0px; }
-body { margin: 0; font: 14px "DejaVu Sans"; color: var(--text); background: #fff; }
-.card { margin: 14px; padding: 10px 12px; border: 1px solid #ccd; border-radius: 6px; }
-h1 { font-size: 17px; margin: 0 0 6px; letter-spacing: var(--spacing); }
-p { margin: 0 0 8px; line-height: 1.35; }
-button { background: var(--button); color: #fff; border: 0; border-radius: 4px; padding: 5px 12px; font: 13px "DejaVu Sans"; }
-.moved { position: relative; left: var(--shift); }
-.icon { display: inline-block; width: 10px; height: 10px; background: #e8553f; border-radius: 2px; visibility: var(--icon); }
-.rule { border-top: var(--rule); margin: 6px 0; }
-table { border-collapse: collapse; font-size: 12px; }
-td, th { padding: 3px 8px; text-align: left; }
-tr.ruled td { border-top: var(--rule); }
-.bars div { height: 14px; margin: 4px 0; background: #5b8def; color: #fff; font-size: 11px; padding-left: 4px; }
+# --- PNG -------------------------------------------------------------------------------------
+
+
+class Image:
+    """8-bit RGB pixels, row-major, 3 bytes a pixel."""
+
+    def __init__(self, width, height, rgb):
+        assert len(rgb) == width * height * 3
+        self.width, self.height, self.rgb = width, height, bytes(rgb)
+
+
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    if pa <= pb and pa <= pc:
+        return a
+    return b if pb <= pc else c
+
+
+def read_png(path):
+    """Reads an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes); alpha must be
+    opaque and is dropped."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, header = 8, bytearray(), None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    width, height, depth, colour, _, _, interlace = header
+    if depth != 8 or colour not in (2, 6) or interlace:
+        raise ValueError(f"{path}: only 8-bit non-interlaced RGB/RGBA is read (got {header})")
+    channels = 3 if colour == 2 else 4
+    stride = width * channels
+    raw = zlib.decompress(bytes(idat))
+    out = bytearray(stride * height)
+    previous = bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if kind == 1:
+            for i in range(channels, stride):
+                line[i] = (line[i] + line[i - channels]) & 255
+        elif kind == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, previous))
+        elif kind == 3:
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                line[i] = (line[i] + ((left + previous[i]) >> 1)) & 255
+        elif kind == 4:
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                upper_left = previous[i - channels] if i >= channels else 0
+                line[i] = (line[i] + paeth(left, previous[i], upper_left)) & 255
+        elif kind != 0:
+            raise ValueError(f"{path}: bad filter {kind}")
+        out[y * stride:(y + 1) * stride] = line
+        previous = line
+    if channels == 4:
+        if any(a != 255 for a in out[3::4]):
+            raise ValueError(f"{path}: transparent pixels")
+        rgb = bytearray(width * height * 3)
+        rgb[0::3], rgb[1::3], rgb[2::3] = out[0::4], out[1::4], out[2::4]
+        out = rgb
+    return Image(width, height, out)
+
+
+def write_png(path, image):
+    """Writes an 8-bit RGB PNG: each row filtered None, Sub or Up, whichever has the smallest
+    sum of absolute values (so the files stay small), compressed at zlib level 9."""
+    stride = image.width * 3
+    raw = bytearray()
+    previous = bytes(stride)
+    for y in range(image.height):
+        line = image.rgb[y * stride:(y + 1) * stride]
+        sub = bytes((line[i] - (line[i - 3] if i >= 3 else 0)) & 255 for i in range(stride))
+        up = bytes((a - b) & 255 for a, b in zip(line, previous))
+        candidates = [(0, line), (1, sub), (2, up)]
+        kind, best = min(candidates, key=lambda c: (sum(v if v < 128 else 256 - v for v in c[1]), c[0]))
+        raw.append(kind)
+        raw += best
+        previous = line
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    png = b"\x89PNG\r\n\x1a\n"
+    png += chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(bytes(raw), 9))
+    png += chunk(b"IEND", b"")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(png)
+
+
+def jpeg_round_trip(image, quality):
+    """The image through cjpeg (baseline, 4:2:0, -quality Q) and djpeg back."""
+    ppm = b"P6\n%d %d\n255\n" % (image.width, image.height) + image.rgb
+    jpeg = subprocess.run(["cjpeg", "-quality", str(quality)], input=ppm, capture_output=True, check=True).stdout
+    decoded = subprocess.run(["djpeg", "-ppm"], input=jpeg, capture_output=True, check=True).stdout
+    fields, pos = [], 0
+    while len(fields) < 4:  # P6, width, height, maxval, separated by single whitespace here
+        end = pos
+        while decoded[end] not in b" \t\r\n":
+            end += 1
+        fields.append(decoded[pos:end])
+        pos = end + 1
+    width, height = int(fields[1]), int(fields[2])
+    assert fields[0] == b"P6" and int(fields[3]) == 255 and (width, height) == (image.width, image.height)
+    return Image(width, height, decoded[pos:pos + width * height * 3])
+
+
+def difference(first, second):
+    """(pixels with any channel different, largest channel delta)."""
+    if (first.width, first.height) != (second.width, second.height):
+        raise ValueError("sizes differ")
+    if first.rgb == second.rgb:
+        return 0, 0
+    a, b = first.rgb, second.rgb
+    pixels, largest = 0, 0
+    for i in range(0, len(a), 3):
+        if a[i:i + 3] != b[i:i + 3]:
+            pixels += 1
+            largest = max(largest, abs(a[i] - b[i]), abs(a[i + 1] - b[i + 1]), abs(a[i + 2] - b[i + 2]))
+    return pixels, largest
+
+
+# --- Pages -----------------------------------------------------------------------------------
+
+BASE_CSS = """
+* { box-sizing: border-box; }
+html, body { margin: 0; background: #fff; }
+body { font: 13px "DejaVu Sans"; color: #333; width: 360px; height: 240px; overflow: hidden; }
 """
 
 PAGES = {
-    "sign-in": """<div class="card"><h1>Sign in to your account</h1>
-<p>Enter your email address and your password to continue. <span class="icon"></span></p>
-<div class="rule"></div>
-<div class="moved"><button>Sign in</button> <a href="#">Create account</a></div></div>""",
-    "settings": """<div class="card"><h1>Notifications</h1>
-<p><span class="icon"></span> Email me when someone replies</p><div class="rule"></div>
-<p>Send a weekly summary of activity</p><div class="rule"></div>
-<div class="moved"><p>Mute all notifications for 8 hours</p></div>
-<button>Save changes</button></div>""",
-    "table": """<div class="card"><h1>Invoices</h1><table>
-<tr><th>Number</th><th>Date</th><th>Amount</th></tr>
-<tr class="ruled"><td>INV-1042</td><td>3 Nov</td><td>$120.00</td></tr>
-<tr class="ruled"><td>INV-1043</td><td>9 Nov</td><td>$86.50 <span class="icon"></span></td></tr>
-<tr class="ruled"><td>INV-1044</td><td>17 Nov</td><td class="moved">$410.25</td></tr>
-</table><p>Three invoices are waiting for your approval.</p><button>Approve</button></div>""",
-    "chart": """<div class="card"><h1>Weekly visitors</h1><div class="bars">
-<div style="width: 62%">Monday 620</div><div style="width: 81%">Tuesday 810</div>
-<div class="moved" style="width: 47%">Wednesday 470</div><div style="width: 90%">Thursday 900</div></div>
-<div class="rule"></div><p><span class="icon"></span> Visitors grew by twelve percent this week.</p></div>""",
+    "login": """
+<style>
+.card { margin: 12px 40px; padding: 12px 16px; border: 1px solid #d0d4dc; border-radius: 8px;
+        box-shadow: 0 2px 6px rgba(0,0,0,.18); }
+h1 { font-size: 17px; margin: 0 0 8px; }
+label { display: block; font-size: 11px; color: #666; margin: 6px 0 2px; }
+.input { border: 1px solid #b8bec9; border-radius: 4px; padding: 3px 6px; height: 22px; }
+.row { display: flex; justify-content: space-between; align-items: center; margin: 9px 0; font-size: 11px; }
+.box { display: inline-block; width: 11px; height: 11px; border: 1px solid #2a6df4; border-radius: 2px;
+       vertical-align: -2px; margin-right: 4px; background: #2a6df4; }
+a { color: #2a6df4; }
+.primary { background: #2a6df4; color: #fff; text-align: center; border-radius: 5px; padding: 5px; font-weight: bold; }
+</style>
+<div class="card"><h1>Sign in</h1>
+<label>Email</label><div class="input">ada@example.com</div>
+<label>Password</label><div class="input">&#8226;&#8226;&#8226;&#8226;&#8226;&#8226;&#8226;&#8226;</div>
+<div class="row"><span><span class="box"></span>Keep me signed in</span><a href="#">Forgot password?</a></div>
+<div class="primary">Sign in</div></div>
+""",
+    "settings": """
+<style>
+h1 { font-size: 15px; margin: 10px 14px 4px; }
+.item { display: flex; align-items: center; margin: 0 14px; padding: 7px 0; border-bottom: 1px solid #e1e4e8; }
+.ic { width: 18px; height: 18px; border-radius: 5px; margin-right: 10px; flex: none; }
+.text { flex: 1; }
+.label { font-size: 13px; }
+.desc { font-size: 11px; color: #777; }
+.toggle { width: 34px; height: 18px; border-radius: 9px; background: #ccd0d6; position: relative; flex: none; }
+.toggle.on { background: #22aa66; }
+.toggle::after { content: ""; position: absolute; top: 2px; left: 2px; width: 14px; height: 14px;
+                 border-radius: 7px; background: #fff; box-shadow: 0 1px 2px rgba(0,0,0,.3); }
+.toggle.on::after { left: 18px; }
+</style>
+<h1>Notifications</h1>
+<div class="item"><i class="ic" style="background:#e8553f"></i><div class="text"><div class="label">Replies</div><div class="desc">When someone answers you</div></div><div class="toggle on"></div></div>
+<div class="item"><i class="ic" style="background:#f0a020"></i><div class="text"><div class="label">Mentions</div><div class="desc">When someone names you</div></div><div class="toggle on"></div></div>
+<div class="item"><i class="ic" style="background:#3c8de0"></i><div class="text"><div class="label">Weekly summary</div><div class="desc">Every Monday morning</div></div><div class="toggle"></div></div>
+<div class="item"><i class="ic" style="background:#8a5cd6"></i><div class="text"><div class="label">Product news</div><div class="desc">A few times a year</div></div><div class="toggle"></div></div>
+""",
+    "cards": """
+<style>
+.grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; padding: 14px; }
+.c { border: 1px solid #d8dce3; border-radius: 7px; padding: 10px; height: 92px;
+     box-shadow: 0 2px 5px rgba(20,30,50,.16); }
+.dot { width: 22px; height: 22px; border-radius: 11px; margin-bottom: 6px; }
+.t { font-size: 12px; color: #667; }
+.n { font-size: 20px; font-weight: bold; }
+</style>
+<div class="grid">
+<div class="c"><div class="dot" style="background:#2a6df4"></div><div class="t">Visitors</div><div class="n">12,408</div></div>
+<div class="c"><div class="dot" style="background:#22aa66"></div><div class="t">Sign-ups</div><div class="n">1,032</div></div>
+<div class="c"><div class="dot" style="background:#f0a020"></div><div class="t">Revenue</div><div class="n">$8,940</div></div>
+<div class="c"><div class="dot" style="background:#e8553f"></div><div class="t">Refunds</div><div class="n">17</div></div>
+</div>
+""",
+    "article": """
+<style>
+article { padding: 12px 18px; font-family: "DejaVu Serif"; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+p { font-size: 13px; line-height: 1.5; margin: 0 0 8px; }
+a { color: #22aa66; }
+.by { font: 11px "DejaVu Sans"; color: #888; }
+</style>
+<article><h1>Notes on the analytical engine</h1>
+<p>The engine might act upon other things besides number, were objects found whose mutual
+fundamental relations could be expressed by those of the abstract science of operations.
+<a href="#">Read the full note</a> in the appendix.</p>
+<div class="by">Ada Lovelace, 1843</div></article>
+""",
+    "table": """
+<style>
+table { border-collapse: collapse; margin: 12px 14px; font-size: 12px; }
+th, td { border: 1px solid #c5cad3; padding: 4px 9px; text-align: left; }
+th { background: #f3f5f8; font-weight: bold; }
+td.num { font-family: "DejaVu Sans Mono"; text-align: right; }
+</style>
+<table>
+<tr><th>Invoice</th><th>Customer</th><th>Date</th><th>Amount</th></tr>
+<tr><td>INV-1042</td><td>Babbage</td><td>3 Nov</td><td class="num">120.00</td></tr>
+<tr><td>INV-1043</td><td>Somerville</td><td>9 Nov</td><td class="num">86.50</td></tr>
+<tr><td>INV-1044</td><td>Herschel</td><td>17 Nov</td><td class="num">410.25</td></tr>
+<tr><td>INV-1045</td><td>De Morgan</td><td>21 Nov</td><td class="num">1,205.00</td></tr>
+<tr><td>INV-1046</td><td>Faraday</td><td>28 Nov</td><td class="num">64.75</td></tr>
+</table>
+""",
+    "chart": """
+<style>
+.chart { position: relative; margin: 10px 14px 0 40px; height: 170px; border-left: 1px solid #888; border-bottom: 1px solid #888; }
+.grid { position: absolute; left: 0; right: 0; border-top: 1px solid #e6e8ec; }
+.ax { position: absolute; left: -34px; width: 28px; text-align: right; font-size: 10px; color: #777; }
+.bars { position: absolute; left: 12px; bottom: 0; display: flex; align-items: flex-end; }
+.bar { width: 26px; margin-right: 14px; background: #5b8def; border-radius: 3px 3px 0 0; }
+.lab { position: absolute; bottom: -16px; font-size: 10px; color: #555; }
+.legend { margin: 22px 0 0 40px; font-size: 11px; }
+.sw { display: inline-block; width: 10px; height: 10px; background: #5b8def; margin-right: 5px; vertical-align: -1px; }
+</style>
+<div class="chart">
+<div class="grid" style="top:0"></div><div class="grid" style="top:42px"></div><div class="grid" style="top:85px"></div><div class="grid" style="top:127px"></div>
+<div class="ax" style="top:-6px">900</div><div class="ax" style="top:79px">450</div><div class="ax" style="top:163px">0</div>
+<div class="bars">
+<div class="bar" style="height:117px"></div><div class="bar" style="height:153px"></div><div class="bar" style="height:89px"></div>
+<div class="bar" style="height:170px"></div><div class="bar" style="height:131px"></div><div class="bar" style="height:62px"></div>
+</div>
+<div class="lab" style="left:17px">Mon</div><div class="lab" style="left:58px">Tue</div><div class="lab" style="left:96px">Wed</div>
+<div class="lab" style="left:138px">Thu</div><div class="lab" style="left:180px">Fri</div><div class="lab" style="left:220px">Sat</div>
+</div>
+<div class="legend"><span class="sw"></span>Visitors per day</div>
+""",
+    "toolbar": """
+<style>
+.bar { display: flex; align-items: center; gap: 8px; margin: 14px 12px; padding: 8px; border: 1px solid #d5d9e0;
+       border-radius: 8px; background: #f7f8fa; }
+.seg { display: flex; border: 1px solid #b9bfca; border-radius: 5px; overflow: hidden; background: #fff; }
+.seg span { padding: 4px 9px; border-right: 1px solid #b9bfca; }
+.seg span:last-child { border-right: 0; }
+.seg .sel { background: #e3ebfc; }
+.icon { width: 24px; height: 24px; border-radius: 5px; background: #fff; border: 1px solid #b9bfca; position: relative; }
+.icon i { position: absolute; left: 6px; top: 6px; width: 10px; height: 10px; background: #556; border-radius: 2px; }
+.div { width: 1px; height: 22px; background: #c5cad3; }
+.btn { padding: 5px 11px; border-radius: 5px; }
+.sec { border: 1px solid #b9bfca; background: #fff; }
+.pri { background: #2a6df4; color: #fff; border: 1px solid #2a6df4; }
+p { margin: 0 14px; font-size: 12px; color: #666; }
+</style>
+<div class="bar">
+<div class="seg"><span class="sel"><b>B</b></span><span><i>I</i></span><span><u>U</u></span></div>
+<div class="icon"><i></i></div><div class="icon"><i style="border-radius:5px"></i></div>
+<div class="div"></div>
+<div class="btn sec">Preview</div><div class="btn pri">Publish</div>
+</div>
+<p>Draft saved two minutes ago.</p>
+""",
 }
 
-WORDS = {"sign-in": ("password", "passcode"), "settings": ("weekly", "monthly"), "table": ("waiting", "pending"),
-         "chart": ("grew", "fell")}
+# (page, change, old, new, the noise of the +NOISE variant): `old` must occur exactly once.
+CHANGES = [
+    ("login", "button-colour", ".primary { background: #2a6df4;", ".primary { background: #397cf4;", "hinting-none"),
+    ("login", "word", "Keep me signed in", "Keep me logged in", "jpeg-q90"),
+    ("login", "moved-2px", "<span><span class=\"box\">", "<span style=\"margin-left:2px\"><span class=\"box\">",
+     "swiftshader"),
+    ("settings", "text-colour", "<div class=\"label\">Mentions", "<div class=\"label\" style=\"color:#444\">Mentions",
+     "lcd-text"),
+    ("settings", "icon-removed", "<i class=\"ic\" style=\"background:#f0a020\">",
+     "<i class=\"ic\" style=\"background:#f0a020;visibility:hidden\">", "hinting-full"),
+    ("cards", "border-removed", "<div class=\"c\"><div class=\"dot\" style=\"background:#22aa66\">",
+     "<div class=\"c\" style=\"border-color:transparent\"><div class=\"dot\" style=\"background:#22aa66\">",
+     "display-p3"),
+    ("cards", "moved-2px", "<div class=\"t\">Revenue", "<div class=\"t\" style=\"margin-left:2px\">Revenue",
+     "hinting-medium"),
+    ("article", "word", "in the appendix.", "in the footnote.", "hinting-full"),
+    ("article", "letter-spacing", "h1 { font-size: 18px;", "h1 { letter-spacing: 0.5px; font-size: 18px;",
+     "jpeg-q95"),
+    ("article", "text-colour", "a { color: #22aa66; }", "a { color: #33bb77; }", "no-subpixel-pos"),
+    ("table", "border-removed", "<td>Somerville</td>", "<td style=\"border-bottom-style:hidden\">Somerville</td>",
+     "hinting-medium"),
+    ("table", "text-colour", "<td class=\"num\">410.25", "<td class=\"num\" style=\"color:#444\">410.25",
+     "generic-rgb"),
+    ("table", "moved-2px", "<td>Herschel</td>", "<td style=\"padding-left:11px\">Herschel</td>", "swiftshader"),
+    ("chart", "bar-colour", "<div class=\"bar\" style=\"height:89px\">",
+     "<div class=\"bar\" style=\"height:89px;background:#6a9cef\">", "display-p3"),
+    ("chart", "icon-removed", "<span class=\"sw\">", "<span class=\"sw\" style=\"visibility:hidden\">", "jpeg-q90"),
+    ("chart", "moved-2px", "left:138px\">Thu", "left:140px\">Thu", "hinting-none"),
+    ("toolbar", "button-colour", ".pri { background: #2a6df4;", ".pri { background: #397cf4;", "lcd-text"),
+    ("toolbar", "letter-spacing", "<div class=\"btn sec\">Preview", "<div class=\"btn sec\" style=\"letter-spacing:0.5px\">Preview",
+     "hinting-medium"),
+    ("toolbar", "border-removed", ".div { width: 1px; height: 22px; background: #c5cad3; }",
+     ".div { width: 1px; height: 22px; background: transparent; }", "jpeg-q95"),
+]
 
-CHANGES = {
-    "text-colour": lambda page, css: (page, css.replace("--text: #333", "--text: #444")),
-    "button-colour": lambda page, css: (page, css.replace("--button: #2a6df4", "--button: #3a7df4")),
-    "word": None,
-    "rule-removed": lambda page, css: (page.replace('<div class="rule"></div>', "", 1).replace('class="ruled"', "", 1)
-                                       if '<div class="rule">' in page else page.replace('class="ruled"', "", 1), css),
-    "moved-2px": lambda page, css: (page, css.replace("--shift: 0px", "--shift: 2px")),
-    "icon-removed": lambda page, css: (page, css.replace("--icon: visible", "--icon: hidden")),
-    "letter-spacing": lambda page, css: (page, css.replace("--spacing: 0px", "--spacing: 0.5px")),
+# --- Renderer settings -----------------------------------------------------------------------
+
+FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
+
+
+def fc(name, value, kind="const"):
+    return FC.format(name, kind, value, kind)
+
+
+# name: (what differs, Chromium flags, fontconfig <match target="font"> edits or None, JPEG quality or None)
+NOISES = {
+    "no-subpixel-pos": ("--disable-font-subpixel-positioning", ["--disable-font-subpixel-positioning"], None, None),
+    "hinting-none": ("fontconfig hinting=false", [], fc("hinting", "false", "bool"), None),
+    "hinting-medium": ("fontconfig hintstyle=hintmedium", [], fc("hinting", "true", "bool") + fc("hintstyle", "hintmedium"),
+                       None),
+    "hinting-full": ("fontconfig hintstyle=hintfull", [], fc("hinting", "true", "bool") + fc("hintstyle", "hintfull"), None),
+    "lcd-text": ("fontconfig rgba=rgb (LCD text)", [], fc("rgba", "rgb") + fc("lcdfilter", "lcddefault"), None),
+    "swiftshader": ("--use-angle=swiftshader", ["--use-angle=swiftshader"], None, None),
+    "display-p3": ("--force-color-profile=display-p3-d65", ["--force-color-profile=display-p3-d65"], None, None),
+    "generic-rgb": ("--force-color-profile=generic-rgb", ["--force-color-profile=generic-rgb"], None, None),
+    "jpeg-q90": ("JPEG round trip, quality 90", [], None, 90),
+    "jpeg-q95": ("JPEG round trip, quality 95", [], None, 95),
+    "other-machine": ("swiftshader + hinting-none + no-subpixel-pos",
+                      ["--use-angle=swiftshader", "--disable-font-subpixel-positioning"], fc("hinting", "false", "bool"),
+                      None),
 }
 
-FONTCONFIG = {
-    "hinting-none": '<edit name="hinting" mode="assign"><bool>false</bool></edit>',
-    "hinting-full": '<edit name="hinting" mode="assign"><bool>true</bool></edit>'
-                    '<edit name="hintstyle" mode="assign"><const>hintfull</const></edit>',
-    "lcd-text": '<edit name="rgba" mode="assign"><const>rgb</const></edit>'
-                '<edit name="lcdfilter" mode="assign"><const>lcddefault</const></edit>',
+NOISE_PAIRS = {
+    "login": ["no-subpixel-pos", "hinting-none", "swiftshader", "display-p3", "jpeg-q90", "other-machine"],
+    "settings": ["hinting-full", "lcd-text", "generic-rgb", "jpeg-q95"],
+    "cards": ["lcd-text", "hinting-medium", "swiftshader", "display-p3", "jpeg-q90"],
+    "article": ["no-subpixel-pos", "hinting-none", "hinting-full", "lcd-text"],
+    "table": ["hinting-medium", "swiftshader", "generic-rgb", "jpeg-q95", "other-machine"],
+    "chart": ["hinting-none", "display-p3", "generic-rgb", "jpeg-q90"],
+    "toolbar": ["hinting-medium", "hinting-full", "lcd-text", "swiftshader", "jpeg-q95"],
 }
-FLAGS = {"no-subpixel-pos": ["--disable-font-subpixel-positioning"], "display-p3": ["--force-color-profile=display-p3-d65"]}
-JPEG = {"jpeg-q90": 90, "jpeg-q95": 95}
-NOISES = list(FONTCONFIG) + list(FLAGS) + list(JPEG)
 
-
-def differing_pixels(first, second):
-    """ImageMagick's count of pixels that differ at all."""
-    run = subprocess.run(["compare", "-metric", "AE", first, second, "null:"], capture_output=True, text=True)
-    return int(float(run.stderr.split()[0]))
-
-
-def html(body, css):
-    return f'<!doctype html><html><head><meta charset="utf-8"><style>{css}</style></head><body>{body}</body></html>'
+# Candidate machine differences rendered on every page only to record whether they change pixels.
+PROBES = [
+    ["--disable-gpu"],
+    ["--font-render-hinting=none"], ["--font-render-hinting=slight"], ["--font-render-hinting=medium"],
+    ["--font-render-hinting=full"],
+    ["--disable-lcd-text"],
+    ["--force-device-scale-factor=1"],
+    ["--use-gl=swiftshader"], ["--enable-unsafe-swiftshader"], ["--use-angle=swiftshader"],
+    ["--force-color-profile=srgb"], ["--force-color-profile=display-p3-d65"], ["--force-color-profile=generic-rgb"],
+    ["--disable-skia-runtime-opts"],
+    ["--disable-font-subpixel-positioning"],
+]
 
 
 class Renderer:
     def __init__(self, work):
         self.work = work
         self.count = 0
-        for name, rule in FONTCONFIG.items():
-            with open(os.path.join(work, f"fonts-{name}.conf"), "w") as f:
-                f.write('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
-                        '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
-                        f'<match target="font">{rule}</match></fontconfig>')
+        self.configs = {}
+        for name, (_, _, edits, _) in NOISES.items():
+            if edits:
+                path = os.path.join(work, f"fonts-{name}.conf")
+                with open(path, "w") as f:
+                    f.write('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
+                            '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
+                            f'<match target="font">{edits}</match></fontconfig>')
+                self.configs[name] = path
 
-    def render(self, body, css, noise, out):
-        """Renders the page to `out`, as the machine `noise` names would (None: the default)."""
+    def screenshot(self, html, flags=(), fontconfig=None):
+        """Renders `html` with headless Chromium (sequentially, a fresh profile each time)."""
         self.count += 1
         page = os.path.join(self.work, f"page{self.count}.html")
+        shot = os.path.join(self.work, f"shot{self.count}.png")
         with open(page, "w") as f:
-            f.write(html(body, css))
+            f.write(html)
         env = dict(os.environ)
-        flags = []
-        if noise in FONTCONFIG:
-            env["FONTCONFIG_FILE"] = os.path.join(self.work, f"fonts-{noise}.conf")
-        flags += FLAGS.get(noise, [])
-        shot = out if noise not in JPEG else os.path.join(self.work, "shot.png")
-        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        f"--user-data-dir={self.work}/profile{self.count}", "--window-size=360,240",
-                        "--default-background-color=ffffffff", *flags, f"--screenshot={shot}", "file://" + page],
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-        if noise in JPEG:
-            jpeg = os.path.join(self.work, "shot.jpg")
-            subprocess.run(["convert", shot, "-quality", str(JPEG[noise]), "-sampling-factor", "4:2:0", jpeg], check=True)
-            subprocess.run(["convert", jpeg, "-define", "png:exclude-chunks=date,time", "-strip", out], check=True)
-        else:
-            subprocess.run(["convert", shot, "-define", "png:exclude-chunks=date,time", "-strip", out], check=True)
+        if fontconfig:
+            env["FONTCONFIG_FILE"] = fontconfig
+        command = ["chromium", "--headless", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+                   f"--user-data-dir={self.work}/profile{self.count}", f"--window-size={WIDTH},{HEIGHT}",
+                   "--default-background-color=ffffffff", "--virtual-time-budget=1000", *flags,
+                   f"--screenshot={shot}", "file://" + page]
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=120)
+        image = read_png(shot)
+        shutil.rmtree(os.path.join(self.work, f"profile{self.count}"), ignore_errors=True)
+        if (image.width, image.height) != (WIDTH, HEIGHT):
+            raise RuntimeError(f"screenshot is {image.width}x{image.height}")
+        return image
+
+    def render(self, html, noise=None):
+        """The page as the machine `noise` names renders it (None: the default settings)."""
+        if noise is None:
+            return self.screenshot(html)
+        _, flags, _, quality = NOISES[noise]
+        image = self.screenshot(html, flags, self.configs.get(noise))
+        return jpeg_round_trip(image, quality) if quality else image
+
+
+def document(body):
+    return f'<!doctype html><html><head><meta charset="utf-8"><style>{BASE_CSS}</style></head><body>{body}</body></html>'
+
+
+def edited(page, old, new):
+    body = PAGES[page]
+    if body.count(old) != 1:
+        raise ValueError(f"{page}: {old!r} occurs {body.count(old)} times")
+    return body.replace(old, new)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "Fixtures", "render"))
-    out = parser.parse_args().out
+    parser.add_argument("--no-probes", action="store_true", help="skip the probe renders of README.md")
+    args = parser.parse_args()
+    out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
-    for side in ["noise/ref", "noise/new", "changes/ref", "changes/new"]:
-        os.makedirs(os.path.join(out, side))
+    rows = {"noise": [], "changes": []}
+    dropped, probes = [], {}
+
+    def save(folder, name, ref, new, label, what):
+        pixels, delta = difference(ref, new)
+        if pixels == 0:
+            dropped.append(f"{folder}/{name}: {what} (identical pixels)")
+            print(f"dropped {folder}/{name}: identical pixels", file=sys.stderr)
+            return False
+        write_png(os.path.join(out, folder, "ref", name), ref)
+        write_png(os.path.join(out, folder, "new", name), new)
+        rows[folder].append((name, label, what, delta, pixels))
+        print(f"{folder}/{name}: {pixels} px, max delta {delta}", file=sys.stderr)
+        return True
+
     with tempfile.TemporaryDirectory() as work:
         renderer = Renderer(work)
-        for index, (name, body) in enumerate(PAGES.items()):
-            base = os.path.join(work, f"{name}.png")
-            renderer.render(body, STYLE, None, base)
-            for noise in NOISES:
-                pair = f"{name}--{noise}.png"
-                shutil.copy(base, os.path.join(out, "noise", "ref", pair))
-                renderer.render(body, STYLE, noise, os.path.join(out, "noise", "new", pair))
-            for number, (change, edit) in enumerate(CHANGES.items()):
-                if edit is None:
-                    old, new = WORDS[name]
-                    changed_body, changed_css = body.replace(old, new, 1), STYLE
-                else:
-                    changed_body, changed_css = edit(body, STYLE)
-                noise = NOISES[(index * len(CHANGES) + number) % len(NOISES)]
-                clean = os.path.join(work, "clean.png")
-                renderer.render(changed_body, changed_css, None, clean)
-                if differing_pixels(base, clean) == 0:
-                    print(f"skipped {name}--{change}: the page has nothing it changes", file=sys.stderr)
+        for page in PAGES:
+            base = renderer.render(document(PAGES[page]))
+            again = renderer.render(document(PAGES[page]))
+            if base.rgb != again.rgb:
+                raise RuntimeError(f"{page}: two default renders differ; the corpus would not be deterministic")
+            for noise in NOISE_PAIRS[page]:
+                save("noise", f"{page}--{noise}.png", base, renderer.render(document(PAGES[page]), noise),
+                     "pass", NOISES[noise][0])
+            for name, change, old, new, noise in CHANGES:
+                if name != page:
                     continue
-                for suffix, with_noise in [("", None), (f"+{noise}", noise)]:
-                    pair = f"{name}--{change}{suffix}.png"
-                    shutil.copy(base, os.path.join(out, "changes", "ref", pair))
-                    if with_noise is None:
-                        shutil.copy(clean, os.path.join(out, "changes", "new", pair))
-                    else:
-                        renderer.render(changed_body, changed_css, with_noise, os.path.join(out, "changes", "new", pair))
-    chromium = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip()
-    with open(os.path.join(out, "README.md"), "w") as f:
-        f.write(f"""# Browser renders: noise and real changes
+                html = document(edited(page, old, new))
+                what = f"{old.strip()} -> {new.strip()}"
+                if not save("changes", f"{page}--{change}.png", base, renderer.render(html), "fail", what):
+                    continue  # the edit changes nothing: no +NOISE variant either
+                save("changes", f"{page}--{change}+{noise}.png", base, renderer.render(html, noise), "fail",
+                     f"{what}; new side {NOISES[noise][0]}")
+            if not args.no_probes:
+                for flags in PROBES:
+                    pixels, delta = difference(base, renderer.screenshot(document(PAGES[page]), flags))
+                    probes.setdefault(" ".join(flags), []).append((page, pixels, delta))
 
-Made by `scripts/make-render-corpus.py` with {chromium} and the DejaVu fonts of Debian 12;
-the script's docstring says what each pair holds. `noise/` pairs must pass, `changes/` pairs
-must fail; a change is shown alone and on top of one kind of render noise (`+NOISE`).
-`scripts/eval-render-corpus` measures every mode on them; the README's tables come from it.
-""")
-    print(f"wrote {out}")
+    chromium = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip()
+    write_readme(out, chromium, rows, dropped, probes)
+    total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    print(f"wrote {out}: {len(rows['noise'])} noise pairs, {len(rows['changes'])} change pairs, {total} bytes",
+          file=sys.stderr)
+
+
+def write_readme(out, chromium, rows, dropped, probes):
+    def cell(text):
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = [
+        "# Browser renders: render noise and subtle real changes",
+        "",
+        f"Made by `scripts/make-render-corpus.py` with {chromium}, the DejaVu fonts and the",
+        "fontconfig defaults of Debian 12 (hintslight, grayscale anti-aliasing). Seven small pages",
+        "(written by the script, inline CSS) are rendered headless at 360x240; the script's docstring",
+        "describes every page, noise and change. Rerun (rewrites this folder; about three minutes):",
+        "",
+        "    scripts/make-render-corpus.py            # or --out DIR",
+        "",
+        "`noise/` pairs must pass: ref is the default render, new the same page rendered as another",
+        "machine would. `changes/` pairs must fail: ref is the default render, new the page with one",
+        "subtle HTML edit, rendered with the same settings (`PAGE--CHANGE.png`) or with one kind of",
+        "render noise on top (`PAGE--CHANGE+NOISE.png`, the realistic CI case).",
+        "",
+        "    imgdiff tune Fixtures/render/noise --must-fail Fixtures/render/changes",
+        "",
+        "Max delta is the largest per-channel difference (0-255); pixels, those with any channel",
+        "different (of 86,400).",
+        "",
+    ]
+    for folder, title in (("noise", "Noise (must pass)"), ("changes", "Changes (must fail)")):
+        lines += [f"## {title}", "", "| pair | label | what differs | max delta | pixels |", "|---|---|---|---:|---:|"]
+        for name, label, what, delta, pixels in rows[folder]:
+            lines.append(f"| `{name}` | {label} | {cell(what)} | {delta} | {pixels} |")
+        lines.append("")
+    if probes:
+        lines += ["## Renderer settings tried", "",
+                  "Each page rendered once more with only this flag, against the default render:", "",
+                  "| flag | pages changed | pixels (min-max) | max delta |", "|---|---:|---:|---:|"]
+        for flags, results in probes.items():
+            changed = [r for r in results if r[1]]
+            if changed:
+                span = f"{min(r[1] for r in changed)}-{max(r[1] for r in changed)}"
+                lines.append(f"| `{flags}` | {len(changed)} of {len(results)} | {span} | {max(r[2] for r in changed)} |")
+            else:
+                lines.append(f"| `{flags}` | 0 of {len(results)} (identical pixels) | - | - |")
+        lines.append("")
+    if dropped:
+        lines += ["## Dropped (no pixel changed)", ""] + [f"- {d}" for d in dropped] + [""]
+    with open(os.path.join(out, "README.md"), "w") as f:
+        f.write("\n".join(lines))
 
 
 if __name__ == "__main__":

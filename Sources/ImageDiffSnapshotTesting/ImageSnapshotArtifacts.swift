@@ -4,12 +4,14 @@ import ImageDiff
 import ImagePipeline
 
 /// Whether and where a failing image snapshot leaves PNGs a person can open: the reference, the
-/// failure, the red blend overlay and the difference mask.
+/// failure, the review image (reference | new | highlight, ``ReviewImage``), the red blend
+/// overlay and the difference mask.
 ///
 /// By default they go where swift-snapshot-testing writes its own failure artifact:
 /// `$SNAPSHOT_ARTIFACTS/<TestFile>/` (the temporary directory when the variable is unset), named
 /// after that artifact: `testName.1.png` is joined by `testName.1.reference.png`,
-/// `testName.1.failure.png`, `testName.1.blend.png` and `testName.1.mask.png`.
+/// `testName.1.failure.png`, `testName.1.review.png`, `testName.1.blend.png` and
+/// `testName.1.mask.png`.
 public struct ImageSnapshotArtifacts: Sendable {
     /// Whether failures write PNGs and list them in the message.
     public var isEnabled: Bool
@@ -110,7 +112,7 @@ struct ArtifactWriter {
         ]
         if let difference = evaluation.difference {
             let request = ComparisonRequest(rounding: settings.blendRounding, maskColor: settings.maskColor)
-            for (kind, output) in [("blend", ReviewOutput.blend), ("mask", .mask)] {
+            for (kind, output) in [("review", ReviewOutput.review), ("blend", .blend), ("mask", .mask)] {
                 files.append((kind, { () throws(ImageCodecError) in
                     try Pipeline.render([output], reference: reference, actual: failure, result: difference, request: request)[output]
                 }))

@@ -11,6 +11,9 @@ public enum ReviewOutput: String, Sendable, CaseIterable, Codable {
     case difference
     /// The differing pixels in red over transparent, as a 1-bit palette PNG.
     case mask
+    /// Reference | new | highlight, with the numbers (``ReviewImage``): readable in any viewer,
+    /// a one-level change included.
+    case review
 }
 
 /// When the requested outputs are rendered.
@@ -74,7 +77,7 @@ public struct ComparisonRequest: Sendable {
     /// one band on the calling thread when the caller runs pairs side by side.
     var engineOptions: ComparisonOptions {
         var options = self.options
-        if outputs.contains(.mask) { options.collectsMask = true }
+        if outputs.contains(.mask) || outputs.contains(.review) { options.collectsMask = true }
         if parallelism == .callingThread { options.bands = 1 }
         return options
     }

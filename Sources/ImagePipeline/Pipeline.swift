@@ -198,7 +198,7 @@ public enum Pipeline {
     static func streamedOutcome(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome? {
-        guard request.snapshotPrecision == nil, !request.outputs.contains(.difference) else { return nil }
+        guard request.snapshotPrecision == nil, request.outputs.isSubset(of: [.blend, .mask]) else { return nil }
         let overlay = StreamedRoute.Overlay(rounding: request.rounding, level: PNGEncoder.defaultCompressionLevel)
         let wantsBlend = request.outputs.contains(.blend)
         let blendNow = wantsBlend && request.outputPolicy == .always

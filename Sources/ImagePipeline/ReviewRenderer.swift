@@ -31,6 +31,8 @@ enum ReviewRenderer {
         case .mask:
             guard let mask = result.mask else { return nil }
             return try encode(mask: mask, color: request.maskColor)
+        case .review:
+            return try PNGEncoder.encode(ReviewImage.render(reference: reference, actual: actual, result: result))
         }
     }
 

@@ -60,6 +60,11 @@ struct CompareCommand: ParsableCommand {
         "Write a mask: differing pixels red over transparent.", valueName: "mask.png"))
     var maskOutput: String?
 
+    @Option(name: .customLong("review"), help: ArgumentHelp(
+        "Write a review image: reference | new | highlight (every changed pixel, boxes around the counted ones) over the numbers.",
+        valueName: "review.png"))
+    var reviewOutput: String?
+
     @OptionGroup var comparison: ComparisonArguments
 
     @Flag(help: "Print the whole result as JSON.")
@@ -76,7 +81,7 @@ struct CompareCommand: ParsableCommand {
 
     /// The output files asked for, by kind.
     var outputPaths: [(output: ReviewOutput, path: String)] {
-        [(ReviewOutput.blend, output), (.difference, diffOutput), (.mask, maskOutput)]
+        [(ReviewOutput.blend, output), (.difference, diffOutput), (.mask, maskOutput), (.review, reviewOutput)]
             .compactMap { kind, path in path.map { (kind, $0) } }
     }
 
@@ -94,7 +99,7 @@ struct CompareCommand: ParsableCommand {
         let written = try OutputFiles.write(outcome.outputs, to: outputs)
         let report = Report(
             reference: reference, actual: actual, outcome: outcome,
-            outputs: Report.Outputs(blend: written[.blend], diff: written[.difference], mask: written[.mask]))
+            outputs: Report.Outputs(blend: written[.blend], diff: written[.difference], mask: written[.mask], review: written[.review]))
         if json { print(report.json()) } else { Console.line(report.line()) }
         return report.match ? 0 : 1
     }

@@ -9,6 +9,7 @@ struct Report {
         let blend: String?
         let diff: String?
         let mask: String?
+        var review: String? = nil
     }
 
     let reference: String

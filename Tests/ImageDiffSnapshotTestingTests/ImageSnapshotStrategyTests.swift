@@ -64,6 +64,7 @@ final class ImageSnapshotStrategyTests: XCTestCase {
             Artifacts:
               reference: \(artifacts).reference.png
               failure:   \(artifacts).failure.png
+              review:    \(artifacts).review.png
               blend:     \(artifacts).blend.png
               mask:      \(artifacts).mask.png
             """)
@@ -75,6 +76,9 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         XCTAssertEqual(
             try ImageDecoder.decode(contentsOf: artifacts + ".blend.png").pixels,
             ImageMagickBlend.render(reference: reference, failure: failure).pixels)
+        let review = try ImageDecoder.decode(contentsOf: artifacts + ".review.png")
+        XCTAssertGreaterThanOrEqual(review.width, 3 * 48 + 2 * ReviewImage.gap, "reference | new | highlight")
+        XCTAssertEqual(review[48 + ReviewImage.gap + 30, 15], failure[30, 15], "the new image in the middle")
         let mask = try ImageDecoder.decode(contentsOf: artifacts + ".mask.png")
         XCTAssertEqual(mask.size, reference.size)
         XCTAssertEqual(stride(from: 3, to: mask.pixels.count, by: 4).filter { mask.pixels[$0] != 0 }.count, 158)
