@@ -119,7 +119,7 @@ struct ArtifactWriter {
             }
         }
         let directory = artifactsDirectory
-        let baseName = artifactBaseName(reference: reference, failure: failure)
+        let (baseName, referencePath) = artifactBaseName(reference: reference, failure: failure)
         var artifacts: [ImageSnapshotArtifact] = []
         var problems: [String] = []
         do {
@@ -138,6 +138,17 @@ struct ArtifactWriter {
                 problems.append("\(kind): \(error)")
             }
         }
+        if let failurePNG = artifacts.first(where: { $0.kind == "failure" }) {
+            let entry = PendingSnapshot(
+                test: location.testName, reference: referencePath, failure: failurePNG.path,
+                review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary)
+            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent("\(baseName).imgdiff.json").path
+            do {
+                try ImageFile.write(entry.encoded(), to: path)
+            } catch {
+                problems.append("review entry: \(error)")
+            }
+        }
         return (artifacts, problems)
     }
 
@@ -148,7 +159,7 @@ struct ArtifactWriter {
     /// this test has taken. When the reference is not there (a custom snapshot folder, a
     /// strategy built away from the test), the identifier is a fingerprint of the failure's
     /// pixels instead.
-    func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> String {
+    func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> (name: String, reference: String?) {
         let prefix = location.sanitizedTestName + "."
         let directory = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -162,8 +173,9 @@ struct ArtifactWriter {
                 matching.append(String(name.dropLast(".png".count)))
             }
         }
-        guard !matching.isEmpty else { return prefix + Self.fingerprint(failure.pixels) }
-        return ClaimedArtifactNames.shared.claim(among: matching, in: directory)
+        guard !matching.isEmpty else { return (prefix + Self.fingerprint(failure.pixels), nil) }
+        let name = ClaimedArtifactNames.shared.claim(among: matching, in: directory)
+        return (name, URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + ".png").path)
     }
 
     /// FNV-1a of the bytes, as 8 hex digits.
@@ -195,5 +207,23 @@ final class ClaimedArtifactNames: @unchecked Sendable {
         let name = candidates.first { !taken.contains($0) } ?? candidates[0]
         claimed[directory, default: []].insert(name)
         return name
+    }
+}
+
+/// What `imgdiff review` needs of a failed snapshot, written beside its artifacts as
+/// `BASE.imgdiff.json`: the reference to replace and the failure to replace it with.
+struct PendingSnapshot: Codable {
+    var test: String
+    /// The reference file; `nil` when it was not found among the test's snapshots.
+    var reference: String?
+    var failure: String
+    var review: String?
+    var summary: String
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings only: encoding cannot fail.
+        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
     }
 }

@@ -13,7 +13,7 @@ struct ImgDiff: AsyncParsableCommand {
             Exit status: 0 the images match within tolerance, 1 they differ, 2 error.
             """,
         version: versionText,
-        subcommands: [CompareCommand.self, BatchCommand.self, MergeReportsCommand.self, TuneCommand.self],
+        subcommands: [CompareCommand.self, BatchCommand.self, MergeReportsCommand.self, TuneCommand.self, ReviewCommand.self],
         defaultSubcommand: CompareCommand.self
     )
 

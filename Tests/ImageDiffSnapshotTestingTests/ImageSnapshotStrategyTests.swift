@@ -76,6 +76,12 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         XCTAssertEqual(
             try ImageDecoder.decode(contentsOf: artifacts + ".blend.png").pixels,
             ImageMagickBlend.render(reference: reference, failure: failure).pixels)
+        let entry = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: artifacts + ".imgdiff.json"))) as? [String: String],
+            "the entry `imgdiff review` reads")
+        XCTAssertEqual(entry["reference"], referencePath)
+        XCTAssertEqual(entry["failure"], artifacts + ".failure.png")
+        XCTAssertEqual(entry["review"], artifacts + ".review.png")
         let review = try ImageDecoder.decode(contentsOf: artifacts + ".review.png")
         XCTAssertGreaterThanOrEqual(review.width, 3 * 48 + 2 * ReviewImage.gap, "reference | new | highlight")
         XCTAssertEqual(review[48 + ReviewImage.gap + 30, 15], failure[30, 15], "the new image in the middle")

@@ -1,0 +1,260 @@
+import ArgumentParser
+import Foundation
+import ImageCodecs
+
+/// `imgdiff review [DIR]`: the failed snapshots under a folder, one by one: accept, reject or
+/// skip each, as `cargo insta review` does.
+struct ReviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review",
+        abstract: "Walk through failed snapshots and accept (replace the reference), reject or skip each.",
+        discussion: """
+            It finds, under DIR (default: $SNAPSHOT_ARTIFACTS, else the current folder):
+              - failed swift-snapshot-testing snapshots: the BASE.imgdiff.json entries the
+                imgdiff strategies write beside their artifacts;
+              - `imgdiff batch` reports (report.json): changed and new pairs. Run it from
+                the folder batch ran in: the report names files as batch was given them.
+
+            On a terminal it shows each failure (the numbers and the review image to open)
+            and asks: [a]ccept [r]eject [s]kip [A]ccept all [q]uit. Accepting replaces the
+            reference atomically (written beside it, synced, renamed into place) with the
+            new image; rejecting forgets a snapshot failure (its entry is removed; the
+            reference stays). --list and --json print the failures without asking;
+            --accept-all accepts every one.
+
+            Exit status: 0 nothing left to review; 1 failures remain (listed, or skipped);
+            2 error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Where to look for failures (searched recursively).", valueName: "DIR"))
+    var directory: String?
+
+    @Flag(help: "List the failures, one per line, without asking.")
+    var list = false
+
+    @Flag(help: "Print the failures as JSON, without asking.")
+    var json = false
+
+    @Flag(help: "Accept every failure: replace each reference with its new image.")
+    var acceptAll = false
+
+    @Flag(help: "Ask even when stdin is not a terminal (answers read line by line).")
+    var interactive = false
+
+    func validate() throws {
+        if [list, json, acceptAll, interactive].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --list, --json, --accept-all and --interactive")
+        }
+    }
+
+    func run() throws {
+        let root = directory ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? "."
+        let failures: [PendingReview]
+        do {
+            failures = try PendingReview.find(under: root)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode(2)
+        }
+        if json {
+            let data = (try? JSONOutput.encoder().encode(failures)) ?? Data("[]".utf8)
+            print(String(decoding: data, as: UTF8.self))
+            throw ExitCode(failures.isEmpty ? 0 : 1)
+        }
+        if failures.isEmpty {
+            Console.line("Nothing to review (searched \(root))")
+            return
+        }
+        let asks = interactive || (!list && !acceptAll && isatty(0) != 0 && isatty(1) != 0)
+        if acceptAll {
+            throw ExitCode(accept(failures))
+        }
+        if !asks {
+            for (index, failure) in failures.enumerated() { Console.line(failure.line(index + 1, of: failures.count)) }
+            throw ExitCode(1)
+        }
+        throw ExitCode(ask(failures))
+    }
+
+    /// Accepts every failure; 2 if any could not be.
+    func accept(_ failures: [PendingReview]) -> Int32 {
+        var status: Int32 = 0
+        for failure in failures {
+            do {
+                try failure.accept()
+                Console.line("accepted: \(failure.reference ?? failure.name)")
+            } catch {
+                Console.error(error.description)
+                status = 2
+            }
+        }
+        return status
+    }
+
+    /// The keyboard loop: one failure at a time.
+    func ask(_ failures: [PendingReview]) -> Int32 {
+        var remaining = 0
+        var acceptingAll = false
+        for (index, failure) in failures.enumerated() {
+            Console.line("")
+            Console.line(failure.line(index + 1, of: failures.count))
+            if let review = failure.review { Console.line("  review image: \(review)") }
+            var answer = acceptingAll ? "a" : ""
+            while !["a", "r", "s", "A", "q"].contains(answer) {
+                print("[a]ccept [r]eject [s]kip [A]ccept all [q]uit: ", terminator: "")
+                fflush(nil)
+                guard let line = readLine() else {
+                    answer = "q"
+                    break
+                }
+                answer = line.trimmingCharacters(in: .whitespaces)
+            }
+            if answer == "A" {
+                acceptingAll = true
+                answer = "a"
+            }
+            switch answer {
+            case "a":
+                do {
+                    try failure.accept()
+                    Console.line("accepted: \(failure.reference ?? failure.name)")
+                } catch {
+                    Console.error(error.description)
+                    return 2
+                }
+            case "r":
+                failure.reject()
+                Console.line("rejected: \(failure.name)")
+            case "q":
+                return 1
+            default:
+                remaining += 1
+            }
+        }
+        return remaining == 0 ? 0 : 1
+    }
+}
+
+/// One failure to review: a failed snapshot or a batch pair.
+struct PendingReview: Encodable {
+    enum Source: String, Encodable {
+        case snapshot
+        case batch
+    }
+
+    var source: Source
+    var name: String
+    /// The reference to replace (nil: unknown, cannot be accepted).
+    var reference: String?
+    /// The image that replaces it.
+    var new: String
+    var review: String?
+    var summary: String
+    /// The entry file that listed a snapshot failure, removed once it is decided.
+    var entry: String?
+
+    func line(_ index: Int, of count: Int) -> String {
+        "[\(index)/\(count)] \(source.rawValue) \(name): \(summary)"
+    }
+
+    /// Replaces the reference with the new image, atomically and durably.
+    func accept() throws(CommandLineError) {
+        guard let reference else {
+            throw CommandLineError("\(name): the reference is unknown (it was not found among the test's snapshots); copy \(new) by hand")
+        }
+        do {
+            let bytes = try ImageFile.read(new)
+            _ = try ImageDecoder.decode(bytes, name: new)
+            let folder = SnapshotFolder.parent(of: reference)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try ImageFile.write(bytes, to: reference, durable: true)
+        } catch let error as ImageFileError {
+            throw CommandLineError(error.description)
+        } catch {
+            throw CommandLineError("\(reference): \(error.localizedDescription)")
+        }
+        if let entry { try? FileManager.default.removeItem(atPath: entry) }
+    }
+
+    /// Forgets a snapshot failure; a batch pair stays in its report.
+    func reject() {
+        if let entry { try? FileManager.default.removeItem(atPath: entry) }
+    }
+
+    /// Every failure under `root`, snapshot entries and batch reports, sorted by name.
+    static func find(under root: String) throws(CommandLineError) -> [PendingReview] {
+        try SnapshotFolder.requireDirectory(root)
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
+            throw CommandLineError("\(root): cannot list the folder")
+        }
+        var found: [PendingReview] = []
+        while let relative = walker.nextObject() as? String {
+            let path = SnapshotFolder.join(root, relative)
+            if relative.hasSuffix(".imgdiff.json") {
+                found += snapshotFailure(path)
+            } else if (relative as NSString).lastPathComponent == "report.json" {
+                found += batchFailures(path)
+            }
+        }
+        return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
+    }
+
+    struct SnapshotEntry: Decodable {
+        var test: String
+        var reference: String?
+        var failure: String
+        var review: String?
+        var summary: String
+    }
+
+    static func snapshotFailure(_ path: String) -> [PendingReview] {
+        guard let data = FileManager.default.contents(atPath: path),
+            let entry = try? JSONDecoder().decode(SnapshotEntry.self, from: data)
+        else {
+            Console.warning("\(path): not an imgdiff review entry; skipped")
+            return []
+        }
+        let name = String((path as NSString).lastPathComponent.dropLast(".imgdiff.json".count))
+        return [PendingReview(
+            source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
+            summary: entry.summary, entry: path)]
+    }
+
+    struct BatchEntry: Decodable {
+        struct Pair: Decodable {
+            var path: String
+            var status: String
+            var referenceFile: String?
+            var newFile: String?
+            var metrics: Metrics?
+        }
+
+        struct Metrics: Decodable {
+            var summary: String?
+        }
+
+        var referenceDirectory: String
+        var newDirectory: String
+        var pairs: [Pair]
+    }
+
+    /// The changed and new pairs of a batch report whose reference does not yet hold the new
+    /// image (an accepted pair is not listed again).
+    static func batchFailures(_ path: String) -> [PendingReview] {
+        guard let data = FileManager.default.contents(atPath: path),
+            let report = try? JSONDecoder().decode(BatchEntry.self, from: data)
+        else { return [] }
+        return report.pairs.compactMap { pair in
+            guard pair.status == "changed" || pair.status == "new" else { return nil }
+            let reference = pair.referenceFile ?? SnapshotFolder.join(report.referenceDirectory, pair.path)
+            let new = pair.newFile ?? SnapshotFolder.join(report.newDirectory, pair.path)
+            if let a = FileManager.default.contents(atPath: reference), let b = FileManager.default.contents(atPath: new), a == b {
+                return nil
+            }
+            return PendingReview(
+                source: .batch, name: pair.path, reference: reference, new: new, review: nil,
+                summary: pair.status == "new" ? "new image" : pair.metrics?.summary ?? "changed", entry: nil)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `imgdiff review`: failures from batch reports and from the snapshot strategies' entries,
+/// listed, printed as JSON, accepted one by one or all at once, rejected.
+final class ReviewTests: XCTestCase {
+    var work: URL!
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    /// `imgdiff review ARGUMENTS` in the work folder, with SNAPSHOT_ARTIFACTS unset: this test
+    /// process sets it for the snapshot tests, whose references a review must never touch.
+    func review(_ arguments: String..., input: String? = nil) throws -> CLIRun {
+        let process = Process()
+        var environment = ProcessInfo.processInfo.environment
+        environment["SNAPSHOT_ARTIFACTS"] = nil
+        process.environment = environment
+        process.executableURL = IMGDiffExecutable.url
+        process.arguments = ["review"] + arguments
+        process.currentDirectoryURL = work
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile(), err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    func testBatchFailuresListedAcceptedAndGone() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+
+        let list = try review("--list")
+        XCTAssertEqual(list.status, 1)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
+        XCTAssertTrue(list.stdout.contains("[2/3] batch onboarding/welcome.png: new image"), list.stdout)
+
+        let json = try review("--json")
+        let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["name"] as? String }, ["login.png", "onboarding/welcome.png", "settings/account.png"])
+
+        // Skip the first, accept the second, quit.
+        let asked = try review("--interactive", input: "s\na\nq\n")
+        XCTAssertEqual(asked.status, 1)
+        XCTAssertTrue(asked.stdout.contains("accepted: ref/onboarding/welcome.png"), asked.stdout)
+        XCTAssertEqual(
+            try Data(contentsOf: work.appendingPathComponent("ref/onboarding/welcome.png")),
+            try Data(contentsOf: work.appendingPathComponent("new/onboarding/welcome.png")))
+        XCTAssertEqual(try review("--list").stdout.split(separator: "\n").count, 2, "an accepted pair is not listed again")
+
+        XCTAssertEqual(try review("--accept-all").status, 0)
+        let done = try review()
+        XCTAssertEqual(done.status, 0)
+        XCTAssertTrue(done.stdout.hasPrefix("Nothing to review"), done.stdout)
+        let again = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work)
+        XCTAssertTrue(again.stdout.contains("0 changed"), again.stdout)
+    }
+
+    func testSnapshotEntriesAcceptedAndRejected() throws {
+        let artifacts = work.appendingPathComponent("artifacts/SceneTests")
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+        for name in ["a", "b"] {
+            try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: snapshots.appendingPathComponent("testBadge.\(name).png"))
+            try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testBadge.\(name).failure.png"))
+            let entry: [String: String] = [
+                "test": "testBadge", "reference": snapshots.appendingPathComponent("testBadge.\(name).png").path,
+                "failure": artifacts.appendingPathComponent("testBadge.\(name).failure.png").path, "summary": "3096 of 64000 pixels differ",
+            ]
+            try JSONSerialization.data(withJSONObject: entry).write(to: artifacts.appendingPathComponent("testBadge.\(name).imgdiff.json"))
+        }
+        let asked = try review("artifacts", "--interactive", input: "a\nr\n")
+        XCTAssertEqual(asked.status, 0, asked.stdout + asked.stderr)
+        XCTAssertEqual(
+            try Data(contentsOf: snapshots.appendingPathComponent("testBadge.a.png")),
+            try Data(contentsOf: login.appendingPathComponent("fail.png")), "accepted")
+        XCTAssertEqual(
+            try Data(contentsOf: snapshots.appendingPathComponent("testBadge.b.png")),
+            try Data(contentsOf: login.appendingPathComponent("ref.png")), "rejected: the reference stays")
+        XCTAssertEqual(try review("artifacts").status, 0, "both decided: nothing left")
+
+        try JSONSerialization.data(withJSONObject: ["test": "t", "failure": "/no/such.png", "summary": "s"])
+            .write(to: artifacts.appendingPathComponent("t.1.imgdiff.json"))
+        let unknown = try review("artifacts", "--accept-all")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("the reference is unknown"), unknown.stderr)
+        XCTAssertEqual(try review("/no/such/folder").status, 2)
+    }
+}
