@@ -71,3 +71,15 @@ enum SnapshotInput {
         return ImageSnapshotPNG.unreadable
     }
 }
+
+extension SnapshotTestingConfiguration.DiffTool {
+    /// The line a failure message shows to open the review: `imgdiff review FOLDER`, the
+    /// folder that holds the failure and its review image, where accepting replaces the
+    /// reference. Set it with `withSnapshotTesting(diffTool: .imgdiff)` or the `.snapshots`
+    /// trait.
+    public static let imgdiff = Self { _, failure in
+        let folder = URL(fileURLWithPath: failure.hasPrefix("file://") ? String(failure.dropFirst("file://".count)) : failure)
+            .deletingLastPathComponent().path
+        return "imgdiff review \(folder)"
+    }
+}

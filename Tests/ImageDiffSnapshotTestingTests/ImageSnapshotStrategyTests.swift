@@ -202,3 +202,14 @@ func verdictLines(_ message: String) -> String {
     guard paragraphs.count >= 3 else { return message }
     return paragraphs[2]
 }
+
+final class DiffToolTests: XCTestCase {
+    func testImgdiffDiffToolNamesTheReviewCommand() {
+        XCTAssertEqual(
+            SnapshotTestingConfiguration.DiffTool.imgdiff(currentFilePath: "/src/__Snapshots__/T/t.1.png", failedFilePath: "/tmp/artifacts/T/t.1.png"),
+            "imgdiff review /tmp/artifacts/T")
+        XCTAssertEqual(
+            SnapshotTestingConfiguration.DiffTool.imgdiff(currentFilePath: "file:///src/t.png", failedFilePath: "file:///tmp/artifacts/T/t.1.png"),
+            "imgdiff review /tmp/artifacts/T")
+    }
+}
