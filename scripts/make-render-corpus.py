@@ -519,11 +519,11 @@ def main():
                 if name != page:
                     continue
                 html = document(edited(page, old, new))
-                what = f"{old.strip()} -> {new.strip()}"
+                what = f"`{old.strip()}` -> `{new.strip()}`"
                 if not save("changes", f"{page}--{change}.png", base, renderer.render(html), "fail", what):
                     continue  # the edit changes nothing: no +NOISE variant either
                 save("changes", f"{page}--{change}+{noise}.png", base, renderer.render(html, noise), "fail",
-                     f"{what}; new side {NOISES[noise][0]}")
+                     f"{what}, new side also {NOISES[noise][0]}")
             if not args.no_probes:
                 for flags in PROBES:
                     pixels, delta = difference(base, renderer.screenshot(document(PAGES[page]), flags))
@@ -543,10 +543,12 @@ def write_readme(out, chromium, rows, dropped, probes):
     lines = [
         "# Browser renders: render noise and subtle real changes",
         "",
-        f"Made by `scripts/make-render-corpus.py` with {chromium}, the DejaVu fonts and the",
-        "fontconfig defaults of Debian 12 (hintslight, grayscale anti-aliasing). Seven small pages",
-        "(written by the script, inline CSS) are rendered headless at 360x240; the script's docstring",
-        "describes every page, noise and change. Rerun (rewrites this folder; about three minutes):",
+        "Made by `scripts/make-render-corpus.py` with",
+        f"{chromium},",
+        "the DejaVu fonts and the fontconfig defaults of Debian 12 (hintslight, grayscale",
+        "anti-aliasing). Seven small pages (written by the script, inline CSS) are rendered headless",
+        "at 360x240; the script's docstring describes every page, noise and change. Rerun (rewrites",
+        "this folder byte for byte on the same Chromium and fonts; about four minutes):",
         "",
         "    scripts/make-render-corpus.py            # or --out DIR",
         "",
