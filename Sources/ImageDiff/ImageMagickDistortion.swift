@@ -121,26 +121,38 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
             let shared = UncheckedSendable(results)
             RowBands.forEach(height: height, bands: results.count) { band, rows in
                 var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
-                for y in rows {
-                    let referenceRow = min(y, reference.height - 1) * reference.width
-                    let actualRow = min(y, actual.height - 1) * actual.width
-                    for x in 0..<width {
-                        let p = referenceRow + min(x, reference.width - 1), q = actualRow + min(x, actual.width - 1)
-                        let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
-                        let da = actual.hasAlpha ? Q16.scale * Double(actual.quantum(q, 3)) : 1
-                        for channel in 0..<3 {
-                            let e = Q16.scale * abs(sa * Double(reference.quantum(p, channel)) - da * Double(actual.quantum(q, channel)))
-                            total.absolute += e
-                            total.squared += e * e
-                            total.peak = max(total.peak, e)
-                        }
-                    }
+                forEachWeightedSample(reference, actual, rows: rows, width: width) { _, p, q in
+                    let e = Q16.scale * abs(p - q)
+                    total.absolute += e
+                    total.squared += e * e
+                    total.peak = max(total.peak, e)
                 }
                 shared.value[band] = total
             }
         }
         return (totals.reduce(0) { $0 + $1.absolute }, totals.reduce(0) { $0 + $1.squared },
                 totals.map(\.peak).max() ?? 0, width * height)
+    }
+
+    /// Calls `body(channel, Sa·p, Da·q)` for R, G and B of every pixel in `rows` of the larger
+    /// area, `width` wide, the smaller image edge-extended (ImageMagick's virtual pixels), in
+    /// Q16 units, each sample weighted by its image's alpha (1 without alpha).
+    @inline(__always)
+    static func forEachWeightedSample(
+        _ reference: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, width: Int, _ body: (Int, Double, Double) -> Void
+    ) {
+        for y in rows {
+            let referenceRow = min(y, reference.height - 1) * reference.width
+            let actualRow = min(y, actual.height - 1) * actual.width
+            for x in 0..<width {
+                let p = referenceRow + min(x, reference.width - 1), q = actualRow + min(x, actual.width - 1)
+                let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
+                let da = actual.hasAlpha ? Q16.scale * Double(actual.quantum(q, 3)) : 1
+                for channel in 0..<3 {
+                    body(channel, sa * Double(reference.quantum(p, channel)), da * Double(actual.quantum(q, channel)))
+                }
+            }
+        }
     }
 
     /// ImageMagick's NCC: see ``ImageMagickMetric/ncc``.
@@ -151,18 +163,8 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
         let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
         let area = 1 / (Double(width) * Double(height))
         var sums = SIMD3<Double>()
-        for y in 0..<height {
-            let referenceRow = min(y, reference.height - 1) * reference.width
-            let actualRow = min(y, actual.height - 1) * actual.width
-            for x in 0..<width {
-                let p = referenceRow + min(x, reference.width - 1), q = actualRow + min(x, actual.width - 1)
-                let sa = reference.hasAlpha ? Q16.scale * Double(reference.quantum(p, 3)) : 1
-                let da = actual.hasAlpha ? Q16.scale * Double(actual.quantum(q, 3)) : 1
-                for channel in 0..<3 {
-                    sums[channel] += area * Q16.scale * (sa * Double(reference.quantum(p, channel)) - referenceMean[channel])
-                        * (da * Double(actual.quantum(q, channel)) - actualMean[channel])
-                }
-            }
+        forEachWeightedSample(reference, actual, rows: 0..<height, width: width) { channel, p, q in
+            sums[channel] += area * Q16.scale * (p - referenceMean[channel]) * (q - actualMean[channel])
         }
         var total = 0.0
         for channel in 0..<3 {

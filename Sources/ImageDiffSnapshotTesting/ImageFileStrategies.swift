@@ -23,7 +23,7 @@ extension Snapshotting where Value == String, Format == RGBAImage {
             .image(
                 precision: precision, perceptualPrecision: perceptualPrecision, metric: metric,
                 artifacts: artifacts, file: file, testName: testName)
-            .pullback { path in SnapshotInput.decode(path: path) }
+            .pullback(SnapshotInput.decode(path:))
     }
 }
 
@@ -43,7 +43,7 @@ extension Snapshotting where Value == Data, Format == RGBAImage {
             .image(
                 precision: precision, perceptualPrecision: perceptualPrecision, metric: metric,
                 artifacts: artifacts, file: file, testName: testName)
-            .pullback { data in SnapshotInput.decode(data: data) }
+            .pullback(SnapshotInput.decode(data:))
     }
 }
 

@@ -139,10 +139,10 @@ struct ArtifactWriter {
             }
         }
         if let failurePNG = artifacts.first(where: { $0.kind == "failure" }) {
-            let entry = PendingSnapshot(
+            let entry = ReviewEntry(
                 test: location.testName, reference: referencePath, failure: failurePNG.path,
                 review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary)
-            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent("\(baseName).imgdiff.json").path
+            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(baseName + ReviewEntry.suffix).path
             do {
                 try ImageFile.write(entry.encoded(), to: path)
             } catch {
@@ -207,23 +207,5 @@ final class ClaimedArtifactNames: @unchecked Sendable {
         let name = candidates.first { !taken.contains($0) } ?? candidates[0]
         claimed[directory, default: []].insert(name)
         return name
-    }
-}
-
-/// What `imgdiff review` needs of a failed snapshot, written beside its artifacts as
-/// `BASE.imgdiff.json`: the reference to replace and the failure to replace it with.
-struct PendingSnapshot: Codable {
-    var test: String
-    /// The reference file; `nil` when it was not found among the test's snapshots.
-    var reference: String?
-    var failure: String
-    var review: String?
-    var summary: String
-
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Strings only: encoding cannot fail.
-        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ImageCodecs
+import ImagePipeline
 
 /// `imgdiff review [DIR]`: the failed snapshots under a folder, one by one: accept, reject or
 /// skip each, as `cargo insta review` does.
@@ -191,7 +192,7 @@ struct PendingReview: Encodable {
         var found: [PendingReview] = []
         while let relative = walker.nextObject() as? String {
             let path = SnapshotFolder.join(root, relative)
-            if relative.hasSuffix(".imgdiff.json") {
+            if relative.hasSuffix(ReviewEntry.suffix) {
                 found += snapshotFailure(path)
             } else if (relative as NSString).lastPathComponent == "report.json" {
                 found += batchFailures(path)
@@ -200,22 +201,12 @@ struct PendingReview: Encodable {
         return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
     }
 
-    struct SnapshotEntry: Decodable {
-        var test: String
-        var reference: String?
-        var failure: String
-        var review: String?
-        var summary: String
-    }
-
     static func snapshotFailure(_ path: String) -> [PendingReview] {
-        guard let data = FileManager.default.contents(atPath: path),
-            let entry = try? JSONDecoder().decode(SnapshotEntry.self, from: data)
-        else {
+        guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: [UInt8](data)) else {
             Console.warning("\(path): not an imgdiff review entry; skipped")
             return []
         }
-        let name = String((path as NSString).lastPathComponent.dropLast(".imgdiff.json".count))
+        let name = String((path as NSString).lastPathComponent.dropLast(ReviewEntry.suffix.count))
         return [PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
             summary: entry.summary, entry: path)]
