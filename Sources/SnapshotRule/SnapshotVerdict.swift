@@ -9,10 +9,37 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
     public var precision: Float
     /// A pixel passes iff its CIE94 ΔE ≤ `(1 − perceptualPrecision) · 100`.
     public var perceptualPrecision: Float
+    /// Which of swift-snapshot-testing's two perceptual paths is modelled.
+    public var arithmetic: PerceptualArithmetic
 
-    public init(precision: Float = 1, perceptualPrecision: Float = 1) {
+    /// How swift-snapshot-testing's perceptual comparison computes on Apple platforms. Both
+    /// paths render Core Image's ΔE image as half floats (`CIFormat.Rh`), so each pixel's ΔE
+    /// is rounded to a `Float16` before it meets the threshold.
+    public enum PerceptualArithmetic: String, Sendable, Equatable, Codable, CaseIterable {
+        /// The vImage path, taken where Metal is missing (virtualized CI runners): failing
+        /// pixels are counted, and the share is computed in `Float`.
+        case cpu
+        /// The Metal path (Macs and devices with a GPU): the thresholded image is averaged by
+        /// `CIAreaAverage`, and that average is read back as a half float too:
+        /// `1 − half(failing / total)`.
+        case metal
+    }
+
+    public init(precision: Float = 1, perceptualPrecision: Float = 1, arithmetic: PerceptualArithmetic = .cpu) {
         self.precision = precision
         self.perceptualPrecision = perceptualPrecision
+        self.arithmetic = arithmetic
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case precision, perceptualPrecision, arithmetic
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        precision = try container.decode(Float.self, forKey: .precision)
+        perceptualPrecision = try container.decode(Float.self, forKey: .perceptualPrecision)
+        arithmetic = try container.decodeIfPresent(PerceptualArithmetic.self, forKey: .arithmetic) ?? .cpu
     }
 
     /// Judges `actual` against the recorded `reference`.
@@ -52,15 +79,16 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
                 for index in 0..<reference.pixelCount {
                     let k = index * 4
                     guard PixelDelta.maxChannelDelta(a, b, k) != 0 else { continue }
-                    let deltaE = PixelDelta.deltaE(a, b, k, formula: .cie94)
-                    if pixelFails(deltaE: deltaE) {
+                    let deltaE = Self.halfFloat(PixelDelta.deltaE(a, b, k, formula: .cie94))
+                    if deltaE > (1 - perceptualPrecision) * 100 {
                         failingPixelCount += 1
-                        maximumDeltaE = max(maximumDeltaE, Float(deltaE))
+                        maximumDeltaE = max(maximumDeltaE, deltaE)
                     }
                 }
             }
         }
-        let failingPixelPercent = Float(failingPixelCount) / Float(reference.pixelCount)
+        var failingPixelPercent = Float(failingPixelCount) / Float(reference.pixelCount)
+        if arithmetic == .metal { failingPixelPercent = Self.halfFloat(failingPixelPercent) }
         let actualPixelPrecision = 1 - failingPixelPercent
         guard actualPixelPrecision < precision else { return .passed }
         let minimumPerceptualPrecision = 1 - min(maximumDeltaE / 100, 1)
@@ -71,11 +99,18 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
             """)
     }
 
-    /// The per-pixel perceptual test, in `Float` as swift-snapshot-testing computes it: at
-    /// 0.98 the threshold is 1.9999981, so ΔE = 2.0 fails.
+    /// The per-pixel perceptual test as swift-snapshot-testing computes it: ΔE read back as a
+    /// half float, against the threshold in `Float`. At 0.98 the threshold is 1.9999981, so
+    /// ΔE = 2.0 fails, and so does 1.9996, which a half float holds as 2.0.
     public func pixelFails(deltaE: Double) -> Bool {
-        Float(deltaE) > (1 - perceptualPrecision) * 100
+        Self.halfFloat(deltaE) > (1 - perceptualPrecision) * 100
     }
+
+    /// `value` rounded to the nearest half float (IEEE binary16), as a `Float`.
+    public static func halfFloat(_ value: Double) -> Float { halfFloat(Float(value)) }
+
+    /// `value` rounded to the nearest half float (IEEE binary16), as a `Float`.
+    public static func halfFloat(_ value: Float) -> Float { HalfFloat.rounded(value) }
 
     /// How `CGSize` prints at scale 1.
     static func sizeDescription(_ image: RGBAImage) -> String {
@@ -108,5 +143,19 @@ package struct Premultiplied {
             for c in 0..<3 { bytes[k + c] = UInt8((Int(bytes[k + c]) * alpha + 127) / 255) }
         }
         self.bytes = bytes
+    }
+}
+
+/// IEEE binary16 rounding in portable code (`Float16` is missing on Intel Macs): to nearest,
+/// ties to even, at 11 significant bits; subnormals below 2⁻¹⁴; infinity from 65520.
+enum HalfFloat {
+    static func rounded(_ value: Float) -> Float {
+        guard value.isFinite, value != 0 else { return value }
+        let magnitude = abs(value)
+        if magnitude >= 65520 { return value < 0 ? -.infinity : .infinity }
+        let exponent = max(magnitude.exponent, -14)
+        let quantum = Float(sign: .plus, exponent: exponent - 10, significand: 1)
+        let rounded = (magnitude / quantum).rounded(.toNearestOrEven) * quantum
+        return value < 0 ? -rounded : rounded
     }
 }

@@ -121,7 +121,8 @@ struct ProfileMeasurement {
                         let deltaE94 = DeltaE.cie94(first, second)
                         deltaE94Values.append(deltaE94)
                         deltaE2000Values.append(DeltaE.ciede2000(first, second))
-                        let exceeded = limits.firstIndex { !(Float(deltaE94) > $0) } ?? limits.count
+                        let halfDeltaE94 = SnapshotPrecision.halfFloat(deltaE94)
+                        let exceeded = limits.firstIndex { !(halfDeltaE94 > $0) } ?? limits.count
                         perceptualBuckets[exceeded] += 1
 
                         let yiq = abs(PixelMatch.colorDelta(a, k, b, k))

@@ -33,14 +33,45 @@ final class SnapshotVerdictTests: XCTestCase {
         XCTAssertEqual(SnapshotPrecision().verdict(reference: reference, actual: actual), .passed)
     }
 
-    /// perceptualPrecision 0.98 gives the Float threshold 1.9999981: ΔE exactly 2.0 fails.
+    /// perceptualPrecision 0.98 gives the Float threshold 1.9999981, and swift-snapshot-testing
+    /// reads each ΔE back as a half float: ΔE 2.0 fails, and so does 1.9996 (a half float holds
+    /// it as 2.0); 1.999 (held as 1.9990234) passes.
     func testPerceptualThresholdAtTwo() {
         XCTAssertEqual((1 - Float(0.98)) * 100, 1.9999981)
         let precision = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98)
         XCTAssertTrue(precision.pixelFails(deltaE: 2.0))
-        XCTAssertTrue(precision.pixelFails(deltaE: 1.999999))
-        XCTAssertFalse(precision.pixelFails(deltaE: 1.9999980))
+        XCTAssertTrue(precision.pixelFails(deltaE: 1.9996))
+        XCTAssertEqual(SnapshotPrecision.halfFloat(1.9996), 2.0)
+        XCTAssertFalse(precision.pixelFails(deltaE: 1.999))
+        XCTAssertEqual(SnapshotPrecision.halfFloat(1.999), 1.9990234)
         XCTAssertFalse(SnapshotPrecision(perceptualPrecision: 0.97).pixelFails(deltaE: 2.0))
+    }
+
+    /// The portable half-float rounding equals the platform's `Float16` everywhere it exists.
+    func testHalfFloatRoundingEqualsFloat16() {
+        var values: [Float] = [0, 1, 2, 1.9995, 2047.5, 2048.5, 65504, 65519.99, 65520, 1e-8, 6.1e-5, 5.96e-8, 3e-8, 0.1, 0.14973956]
+        var state: UInt64 = 16
+        for _ in 0..<20000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Float(bitPattern: UInt32(truncatingIfNeeded: state >> 32) & 0x477F_FFFF))
+        }
+        for value in values where value.isFinite {
+            XCTAssertEqual(SnapshotPrecision.halfFloat(value), Float(Float16(value)), "\(value)")
+            XCTAssertEqual(SnapshotPrecision.halfFloat(-value), Float(Float16(-value)), "\(-value)")
+        }
+    }
+
+    /// The Metal path reads the share of failing pixels back as a half float too.
+    func testMetalPathRoundsTheShareToHalf() throws {
+        let reference = RGBAImage(width: 10, height: 10, filledWith: RGBA(120, 120, 120))
+        var actual = reference
+        for x in 0..<3 { actual[x, 0] = RGBA(160, 120, 120) }
+        let cpu = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual)
+        let metal = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98, arithmetic: .metal)
+            .verdict(reference: reference, actual: actual)
+        XCTAssertTrue(try XCTUnwrap(cpu.message).hasPrefix("The percentage of pixels that match \(1 - Float(3) / 100) "))
+        XCTAssertTrue(try XCTUnwrap(metal.message).hasPrefix("The percentage of pixels that match \(1 - Float(Float16(Float(3) / 100))) "))
+        XCTAssertNotEqual(1 - Float(3) / 100, 1 - Float(Float16(Float(3) / 100)))
     }
 
     func testPerceptualPrecisionCountsPixelsOverThreshold() throws {
@@ -55,7 +86,7 @@ final class SnapshotVerdictTests: XCTestCase {
             SnapshotPrecision(precision: 0.99, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual),
             .passed)
         let strict = SnapshotPrecision(precision: 1, perceptualPrecision: 0.98).verdict(reference: reference, actual: actual)
-        let expectedPrecision = 1 - Float(deltaE) / 100
+        let expectedPrecision = 1 - SnapshotPrecision.halfFloat(deltaE) / 100
         XCTAssertEqual(
             strict.message,
             """
