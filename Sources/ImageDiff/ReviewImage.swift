@@ -66,14 +66,10 @@ public enum ReviewImage {
         }
     }
 
+    /// The pixel laid over white, as every ΔE metric sees it (``PixelDelta/overWhite(_:_:)``).
     static func overWhite(_ p: RGBA) -> RGBA {
         guard p.a != 255 else { return p }
-        let alpha = Int(p.a)
-        func blend(_ c: UInt8) -> UInt8 {
-            let value: Int = Int(c) * alpha + 255 * (255 - alpha) + 127
-            return UInt8(value / 255)
-        }
-        return RGBA(blend(p.r), blend(p.g), blend(p.b))
+        return RGBA(PixelDelta.overWhite(p.r, p.a), PixelDelta.overWhite(p.g, p.a), PixelDelta.overWhite(p.b, p.a))
     }
 
     static func drawHighlight(
