@@ -10,7 +10,9 @@ let package = Package(
         .library(name: "ToleranceTuning", targets: ["ToleranceTuning"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "imgdiff", targets: ["imgdiff"]),
+        .library(name: "SnapshotFiles", targets: ["SnapshotFiles"]),
         .library(name: "ImageDiffSnapshotTesting", targets: ["ImageDiffSnapshotTesting"]),
+        .library(name: "ImageDiffSnapshotTestingCore", targets: ["ImageDiffSnapshotTestingCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,27 +27,29 @@ let package = Package(
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]
         ),
         .target(name: "SnapshotRule", dependencies: ["ImageDiff"]),
+        // The JSON files kept beside snapshots: the settings file and review entries.
+        .target(name: "SnapshotFiles", dependencies: ["ImageDiff", "SnapshotRule"]),
         .target(
             name: "ToleranceTuning",
             dependencies: ["ImageDiff", "SnapshotRule", .product(name: "RealModule", package: "swift-numerics")]
         ),
         .systemLibrary(
             name: "CLibPNG", pkgConfig: "libpng16",
-            providers: [.apt(["libpng-dev"])]
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
         .systemLibrary(
             name: "CLibJPEG", pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
         ),
         // ImageMagick itself, linked by the tests that hold imgdiff to it; the decoder loads
         // MagickWand on first use instead (CImageCodecs' cic_magick.h).
         .systemLibrary(
             name: "CMagickWand", pkgConfig: "MagickWand",
-            providers: [.apt(["libmagickwand-dev"])]
+            providers: [.apt(["libmagickwand-dev"]), .brew(["imagemagick@6"])]
         ),
         .systemLibrary(
             name: "CLibISAL", pkgConfig: "libisal",
-            providers: [.apt(["libisal-dev"])]
+            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
         .target(
             name: "CImageCodecs",
@@ -58,13 +62,13 @@ let package = Package(
         ),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageDiff", "ImageCodecs", "SnapshotRule"]
+            dependencies: ["ImageDiff", "ImageCodecs", "SnapshotRule", "SnapshotFiles"]
         ),
         .target(name: "CBuildInfo"),
         .executableTarget(
             name: "imgdiff",
             dependencies: [
-                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule", "ToleranceTuning", "CBuildInfo",
+                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotFiles", "SnapshotRule", "ToleranceTuning", "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,21 +77,32 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageDiff", "CMagickWand", "TestSupport"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "TestSupport"]),
+        .testTarget(
+            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "SnapshotFiles", "TestSupport"]),
         .testTarget(
             name: "imgdiffCLITests",
-            dependencies: ["imgdiff", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport", .product(name: "Yams", package: "Yams")]),
-        .target(
-            name: "ImageDiffSnapshotTesting",
             dependencies: [
-                "ImageDiff", "ImageCodecs", "ImagePipeline", "SnapshotRule",
+                "imgdiff", "ImageDiff", "ImageCodecs", "SnapshotFiles", "SnapshotRule", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        // The snapshot adapter's logic, over a codec protocol: builds without the C libraries.
+        .target(
+            name: "ImageDiffSnapshotTestingCore",
+            dependencies: [
+                "ImageDiff", "SnapshotRule", "SnapshotFiles",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ]
+        ),
+        // The adapter with libpng and libjpeg-turbo as its codec, and the file and data strategies.
+        .target(
+            name: "ImageDiffSnapshotTesting",
+            dependencies: ["ImageDiffSnapshotTestingCore", "ImageCodecs", "ImagePipeline"]
         ),
         .testTarget(
             name: "ImageDiffSnapshotTestingTests",
             dependencies: [
-                "ImageDiffSnapshotTesting", "ImageDiff", "ImageCodecs", "SnapshotRule", "TestSupport",
+                "ImageDiffSnapshotTesting", "ImageDiffSnapshotTestingCore", "ImageDiff", "ImageCodecs", "SnapshotRule",
+                "SnapshotFiles", "TestSupport",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"]

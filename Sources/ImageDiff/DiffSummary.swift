@@ -18,7 +18,7 @@ extension DiffResult {
     /// the two sizes.
     public var summary: String {
         let percent = String(format: "%.4g%%", differentRatio * 100)
-        let metricText = metric == .exact ? metric.name : "\(metric.name) \(Self.plain(metric.threshold))"
+        let metricText = metric == .exact ? metric.name : "\(metric.name) \(metric.threshold.plainText)"
         var parts = ["\(differentPixels) of \(totalPixels) pixels differ (\(percent), \(metricText))"]
         if let imageMagick { parts.append("\(imageMagick.metric.rawValue) \(imageMagick.printed)") }
         parts.append(String(format: "max %@ %.2f", deltaEFormula.symbol, maxDeltaE))
@@ -29,9 +29,18 @@ extension DiffResult {
         if sizeDiffers { parts.append("size differs: \(referenceSize) vs \(actualSize)") }
         return parts.joined(separator: ", ")
     }
+}
 
-    /// A threshold as typed: `2` rather than `2.0`, `0.1` as `0.1`.
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+extension Double {
+    /// The number as a person types it: `2` rather than `2.0`, `0.1` as `0.1`.
+    package var plainText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}
+
+extension Float {
+    /// The number as a person types it: `2` rather than `2.0`, `0.985` as `0.985`.
+    package var plainText: String {
+        self == rounded() && abs(self) < 1e7 ? String(Int(self)) : String(self)
     }
 }

@@ -1,3 +1,1 @@
-@_exported import ImageDiff
-@_exported import SnapshotRule
-@_exported import SnapshotTesting
+@_exported import ImageDiffSnapshotTestingCore

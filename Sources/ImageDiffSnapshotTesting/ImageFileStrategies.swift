@@ -1,7 +1,6 @@
 import Foundation
 import ImageCodecs
-import ImageDiff
-import SnapshotTesting
+import ImageDiffSnapshotTestingCore
 
 extension Snapshotting where Value == String, Format == RGBAImage {
     /// Snapshots the image file at a path (PNG, JPEG, or any format ImageMagick reads): a chart
@@ -68,18 +67,6 @@ enum SnapshotInput {
 
     static func failed(_ message: String) -> RGBAImage {
         TestAttachments.recordIssue(message)
-        return ImageSnapshotPNG.unreadable
-    }
-}
-
-extension SnapshotTestingConfiguration.DiffTool {
-    /// The line a failure message shows to open the review: `imgdiff review FOLDER`, the
-    /// folder that holds the failure and its review image, where accepting replaces the
-    /// reference. Set it with `withSnapshotTesting(diffTool: .imgdiff)` or the `.snapshots`
-    /// trait.
-    public static let imgdiff = Self { _, failure in
-        let folder = URL(fileURLWithPath: failure.hasPrefix("file://") ? String(failure.dropFirst("file://".count)) : failure)
-            .deletingLastPathComponent().path
-        return "imgdiff review \(folder)"
+        return .unreadableSnapshot
     }
 }

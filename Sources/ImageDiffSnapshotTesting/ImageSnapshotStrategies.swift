@@ -1,7 +1,5 @@
 import Foundation
-import ImageCodecs
-import ImageDiff
-import SnapshotTesting
+import ImageDiffSnapshotTestingCore
 
 extension Diffing where Value == RGBAImage {
     /// Compares images as swift-snapshot-testing's `image(precision:perceptualPrecision:)`
@@ -53,15 +51,7 @@ extension Diffing where Value == RGBAImage {
         file: StaticString = #filePath,
         testName: String = #function
     ) -> Diffing {
-        let writer = ArtifactWriter(
-            settings: artifacts, location: SnapshotTestLocation(filePath: "\(file)", testName: testName))
-        return .diff(
-            toData: { image in Data(ImageSnapshotPNG.encode(image)) },
-            fromData: { data in ImageSnapshotPNG.decode(data) },
-            diffV2: { reference, actual in
-                ImageSnapshotFailure.describe(
-                    reference: reference, actual: actual, comparison: comparison, writer: writer)
-            })
+        image(comparison, codec: .png, artifacts: artifacts, file: file, testName: testName)
     }
 }
 
@@ -113,64 +103,6 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
         file: StaticString = #filePath,
         testName: String = #function
     ) -> Snapshotting {
-        Snapshotting(
-            pathExtension: "png",
-            diffing: .image(comparison, artifacts: artifacts, file: file, testName: testName))
-    }
-}
-
-/// The stored form of image snapshots.
-enum ImageSnapshotPNG {
-    /// The image as PNG; nothing for an image without pixels, which PNG cannot hold.
-    static func encode(_ image: RGBAImage) -> [UInt8] {
-        (try? PNGEncoder.encode(image)) ?? []
-    }
-
-    /// The decoded image; an image without pixels when `data` is not a readable image.
-    static func decode(_ data: Data) -> RGBAImage {
-        (try? ImageDecoder.decode([UInt8](data), name: "reference")) ?? unreadable
-    }
-
-    static let unreadable = RGBAImage(width: 0, height: 0, pixels: [])
-}
-
-/// The failure message and attachments of an image snapshot.
-enum ImageSnapshotFailure {
-    /// `nil` when `actual` passes; otherwise swift-snapshot-testing's message, imgdiff's summary
-    /// and the artifacts, which are also returned as attachments.
-    static func describe(
-        reference: RGBAImage, actual: RGBAImage, comparison: ImageSnapshotComparison, writer: ArtifactWriter
-    ) -> (String, [DiffAttachment])? {
-        guard reference.pixelCount > 0 else {
-            return ("""
-                Reference image could not be loaded.
-
-                imgdiff: the stored reference is empty or not an image. An empty one was recorded \
-                from a snapshot that could not be made (the run that recorded it failed with the \
-                reason); delete it, fix the cause, and record again.
-                """, [])
-        }
-        let evaluation = comparison.evaluate(reference: reference, actual: actual)
-        guard !evaluation.verdict.passed else { return nil }
-        var lines = [evaluation.verdict.message ?? "Newly-taken snapshot does not match reference.", ""]
-        lines.append(evaluation.summary)
-        guard writer.settings.isEnabled else {
-            return (lines.joined(separator: "\n"), [])
-        }
-        let (artifacts, problems) = writer.write(reference: reference, failure: actual, evaluation: evaluation)
-        if !artifacts.isEmpty {
-            lines.append("Artifacts:")
-            let width = artifacts.map(\.kind.count).max() ?? 0
-            for artifact in artifacts {
-                let label = artifact.kind + ":" + String(repeating: " ", count: width - artifact.kind.count)
-                lines.append("  \(label) \(artifact.path)")
-            }
-        }
-        for problem in problems {
-            lines.append("Could not write the \(problem)")
-        }
-        TestAttachments.record(artifacts)
-        let attachments = artifacts.map { DiffAttachment.data(Data($0.png), name: "\($0.kind).png") }
-        return (lines.joined(separator: "\n"), attachments)
+        image(comparison, codec: .png, artifacts: artifacts, file: file, testName: testName)
     }
 }

@@ -2,20 +2,6 @@ import ImageCodecs
 import ImageDiff
 import SnapshotRule
 
-/// A review image the pipeline can render for a pair, each through one route.
-public enum ReviewOutput: String, Sendable, CaseIterable, Codable {
-    /// ImageMagick's review overlay: the reference tinted red, dissolved 60 % over the new
-    /// image (``ImageMagickBlend``).
-    case blend
-    /// ImageMagick `compare`'s difference image (``ImageMagickCompare``).
-    case difference
-    /// The differing pixels in red over transparent, as a 1-bit palette PNG.
-    case mask
-    /// Reference | new | highlight, with the numbers (``ReviewImage``): readable in any viewer,
-    /// a one-level change included.
-    case review
-}
-
 /// When the requested outputs are rendered.
 public enum OutputPolicy: Sendable {
     /// For every pair, as `imgdiff compare -o` writes them.

@@ -13,7 +13,7 @@ enum ReviewRenderer {
         case .blend:
             guard reference.pixelCount > 0, actual.pixelCount > 0 else { return nil }
             if reference.is16Bit || actual.is16Bit {
-                return try PNGEncoder.encode(ImageMagickBlend.render(reference: reference, failure: actual, rounding: rounding))
+                return try encode(output.image(reference: reference, actual: actual, result: result, rounding: rounding))
             }
             // Deflated in the streamed route's pieces, so that both routes write the same bytes.
             return try PNGEncoder.encode(
@@ -22,9 +22,7 @@ enum ReviewRenderer {
         case .difference:
             let fuzz = request.differenceFuzz
             if reference.is16Bit || reference.pixelCount == 0 || actual.pixelCount == 0 {
-                let image = ImageMagickCompare.differenceImage(reference, actual, fuzz: fuzz, rounding: rounding)
-                guard image.pixelCount > 0 else { return nil }
-                return try PNGEncoder.encode(image)
+                return try encode(output.image(reference: reference, actual: actual, result: result, rounding: rounding, differenceFuzz: fuzz))
             }
             return try PNGEncoder.encode(
                 ImageMagickCompare.DifferenceRenderer(reference: reference, failure: actual, fuzz: fuzz, rounding: rounding))
@@ -32,8 +30,13 @@ enum ReviewRenderer {
             guard let mask = result.mask else { return nil }
             return try encode(mask: mask, color: request.maskColor)
         case .review:
-            return try PNGEncoder.encode(ReviewImage.render(reference: reference, actual: actual, result: result))
+            return try encode(output.image(reference: reference, actual: actual, result: result))
         }
+    }
+
+    private static func encode(_ image: RGBAImage?) throws(ImageCodecError) -> [UInt8]? {
+        guard let image else { return nil }
+        return try PNGEncoder.encode(image)
     }
 
     /// The one mask encoding: a 1-bit palette PNG, differing pixels in `color`, the rest

@@ -19,10 +19,10 @@ public struct TuningCandidate: Sendable, Equatable {
         case .exact: break
         case .structural(let rule):
             arguments += [
-                "--threshold", Tuning.decimal(rule.noiseDeltaE), "--shift-radius", String(rule.shiftRadius),
+                "--threshold", rule.noiseDeltaE.plainText, "--shift-radius", String(rule.shiftRadius),
                 "--min-cluster", String(rule.minimumClusterPixels),
             ]
-        default: arguments += ["--threshold", Tuning.decimal(metric.threshold)]
+        default: arguments += ["--threshold", metric.threshold.plainText]
         }
         if antialiasing { arguments.append("--antialiasing") }
         return arguments

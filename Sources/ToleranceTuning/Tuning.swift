@@ -219,7 +219,7 @@ public enum Tuning {
         setting.snapshotTesting = SnapshotPrecision(precision: precision, perceptualPrecision: perceptualPrecision)
         setting.safetyMargin = scores.noiseLimit > 0 ? (1 - Double(precision)) / scores.noiseLimit - 1 : nil
         setting.cliArguments = [
-            "--precision", decimal(precision), "--perceptual-precision", decimal(perceptualPrecision),
+            "--precision", precision.plainText, "--perceptual-precision", perceptualPrecision.plainText,
         ]
         if !mustFail.isEmpty { setting.separation = scores.separation(separates: separates) }
         return setting
@@ -267,14 +267,6 @@ public enum Tuning {
 
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
-    /// The shortest decimal spelling: `3`, `2.3`, `0.985`.
-    static func decimal(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    static func decimal(_ value: Float) -> String {
-        value == value.rounded() && abs(value) < 1e7 ? String(Int(value)) : String(value)
-    }
 }
 
 /// Every pair's score in one mode, and what separates noise from changes.
@@ -369,12 +361,12 @@ struct ThresholdRule {
 
     func arguments(threshold: Double) -> [String] {
         switch mode {
-        case .channel: return ["--metric", "channel", "--threshold", Tuning.decimal(threshold)]
-        case .cie94: return ["--metric", "cie94", "--threshold", Tuning.decimal(threshold)]
-        case .ciede2000: return ["--metric", "ciede2000", "--threshold", Tuning.decimal(threshold)]
-        case .yiq: return ["--metric", "yiq", "--threshold", Tuning.decimal(threshold)]
+        case .channel: return ["--metric", "channel", "--threshold", threshold.plainText]
+        case .cie94: return ["--metric", "cie94", "--threshold", threshold.plainText]
+        case .ciede2000: return ["--metric", "ciede2000", "--threshold", threshold.plainText]
+        case .yiq: return ["--metric", "yiq", "--threshold", threshold.plainText]
         case .yiqAntialiasing:
-            return ["--metric", "yiq", "--threshold", Tuning.decimal(threshold), "--antialiasing"]
+            return ["--metric", "yiq", "--threshold", threshold.plainText, "--antialiasing"]
         case .snapshotTesting: return []
         }
     }

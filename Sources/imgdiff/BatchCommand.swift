@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageDiff
 import ImagePipeline
+import SnapshotFiles
 
 /// `imgdiff batch REF_DIR NEW_DIR`: every pair of two snapshot folders, with a review report.
 struct BatchCommand: AsyncParsableCommand {

@@ -1,7 +1,8 @@
 import Foundation
 import ImageDiff
-import SnapshotRule
 import ImagePipeline
+import SnapshotFiles
+import SnapshotRule
 
 /// The outcome of one pair in a batch.
 enum PairStatus: String, Codable, Sendable, CaseIterable {

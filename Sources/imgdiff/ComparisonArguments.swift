@@ -1,8 +1,9 @@
 import ArgumentParser
 import ImageCodecs
 import ImageDiff
-import SnapshotRule
 import ImagePipeline
+import SnapshotFiles
+import SnapshotRule
 
 /// The comparison options every command shares (`compare`, and any command that compares
 /// pairs).

@@ -1,4 +1,5 @@
 import Foundation
+import SnapshotFiles
 
 /// Any JSON value, decoded and encoded again unchanged: the form in which a report keeps what
 /// it only passes on (a pair's metrics), so that a report read back and written out again
@@ -47,17 +48,5 @@ enum JSONValue: Codable, Sendable, Equatable {
     /// `value` as JSON, through the same encoder and decoder a report uses.
     init(encoding value: some Encodable) throws {
         self = try JSONDecoder().decode(JSONValue.self, from: try JSONOutput.encoder(pretty: false).encode(value))
-    }
-}
-
-/// The one JSON encoder of every document imgdiff writes: sorted keys, unescaped slashes, and
-/// infinities (a PSNR of identical images, its default threshold) written as the strings
-/// `"inf"` and `"-inf"`, which JSON has no number for.
-enum JSONOutput {
-    static func encoder(pretty: Bool = true) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return encoder
     }
 }

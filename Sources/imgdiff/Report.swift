@@ -1,7 +1,8 @@
 import Foundation
 import ImageDiff
-import SnapshotRule
 import ImagePipeline
+import SnapshotFiles
+import SnapshotRule
 
 /// What the CLI prints: one human line, or the whole result as JSON.
 struct Report {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImagePipeline
+import SnapshotFiles
 
 /// `imgdiff review [DIR]`: the failed snapshots under a folder, one by one: accept, reject or
 /// skip each, as `cargo insta review` does.

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import ImageCodecs
 import ImageDiff
+import ImagePipeline
+import SnapshotFiles
 import SnapshotRule
 import ToleranceTuning
-import ImagePipeline
 
 /// `imgdiff tune NOISE_DIR [--must-fail CHANGED_DIR]`: the tightest tolerances that pass known
 /// render noise, checked against known real changes.

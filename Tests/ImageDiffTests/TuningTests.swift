@@ -168,8 +168,8 @@ final class TuningTests: XCTestCase {
         XCTAssertEqual(Tuning.roundedUp(2.3, significantDigits: 2), 2.3)
         XCTAssertEqual(Tuning.roundedUp(2.301, significantDigits: 2), 2.4)
         XCTAssertEqual(Tuning.roundedUp(0.0829, significantDigits: 2), 0.083)
-        XCTAssertEqual(Tuning.decimal(3.0), "3")
-        XCTAssertEqual(Tuning.decimal(Float(0.98)), "0.98")
+        XCTAssertEqual(3.0.plainText, "3")
+        XCTAssertEqual(Float(0.98).plainText, "0.98")
     }
 
     // MARK: Helpers

@@ -1,5 +1,4 @@
 import Foundation
-import ImageCodecs
 import ImageDiff
 import SnapshotRule
 
@@ -127,31 +126,21 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// The imgdiff options that apply this setting, to append to `imgdiff compare REF NEW`.
     public var cliArguments: [String] {
         var arguments = ["--metric", metric]
-        if let threshold { arguments += ["--threshold", Self.decimal(threshold)] }
+        if let threshold { arguments += ["--threshold", threshold.plainText] }
         if antialiasing == true { arguments.append("--antialiasing") }
         if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
         if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
         if let maxDiffPixels { arguments += ["--max-diff-pixels", String(maxDiffPixels)] }
-        if let maxDiffRatio { arguments += ["--max-diff-ratio", Self.decimal(maxDiffRatio)] }
+        if let maxDiffRatio { arguments += ["--max-diff-ratio", maxDiffRatio.plainText] }
         if let precision { arguments += ["--precision", "\(precision)"] }
         if let perceptualPrecision { arguments += ["--perceptual-precision", "\(perceptualPrecision)"] }
         return arguments
     }
 
-    static func decimal(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
     // MARK: The file
 
     /// The file's bytes: pretty-printed JSON with sorted keys and a final newline.
-    public func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain numbers, strings and arrays cannot fail.
-        let data = (try? encoder.encode(self)) ?? Data()
-        return Array(data) + [0x0A]
-    }
+    public func encoded() -> [UInt8] { JSONOutput.fileBytes(self) }
 
     /// Parses a settings file's bytes, refusing unknown keys and invalid values.
     public init(bytes: [UInt8]) throws(SettingsError) {
@@ -181,12 +170,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     ///
     /// - Throws: ``SettingsError`` naming `path`.
     public static func load(contentsOf path: String) throws(SettingsError) -> ComparisonSettings {
-        let bytes: [UInt8]
-        do {
-            bytes = try ImageFile.read(path, maxBytes: 1 << 20)
-        } catch {
-            throw SettingsError(path: path, "\(error.error)")
-        }
+        let bytes = try SettingsFile.read(path)
         do {
             return try ComparisonSettings(bytes: bytes)
         } catch {
@@ -215,4 +199,30 @@ public struct SettingsError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { path.map { "\($0): \(problem)" } ?? problem }
+}
+
+/// Reading a settings file, with Foundation alone so that the snapshot adapter reads it
+/// without the codecs.
+enum SettingsFile {
+    /// A settings file is a few hundred bytes; anything past this is not one.
+    static let maxBytes = 1 << 20
+
+    static func read(_ path: String) throws(SettingsError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SettingsError(path: path, "no such file")
+        }
+        guard !isDirectory.boolValue else { throw SettingsError(path: path, "is a directory, not a settings file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SettingsError(path: path, "cannot be read (permission denied?)")
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maxBytes + 1) else {
+            throw SettingsError(path: path, "cannot be read")
+        }
+        guard data.count <= maxBytes else {
+            throw SettingsError(path: path, "larger than \(maxBytes >> 20) MiB, not a settings file")
+        }
+        return Array(data)
+    }
 }

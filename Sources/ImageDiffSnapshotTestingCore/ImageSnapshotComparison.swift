@@ -1,6 +1,6 @@
 import Foundation
 import ImageDiff
-import ImagePipeline
+import SnapshotFiles
 import SnapshotRule
 
 /// How an image snapshot is judged: swift-snapshot-testing's `precision` and

@@ -27,12 +27,7 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys and a final newline.
-    public func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Strings only: encoding cannot fail.
-        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
-    }
+    public func encoded() -> [UInt8] { JSONOutput.fileBytes(self) }
 
     /// The entry in `bytes`, or `nil` when they are not one.
     public init?(bytes: [UInt8]) {

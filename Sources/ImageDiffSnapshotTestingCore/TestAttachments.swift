@@ -12,19 +12,19 @@ import Testing
 /// Apple platforms when Xcode runs the tests; there it gets them from the strategy. Everywhere
 /// else (Linux, `swift test` on macOS) a Swift Testing test receives them from here, and
 /// `swift test --attachments-path DIR` saves them.
-enum TestAttachments {
-    static func record(_ artifacts: [ImageSnapshotArtifact]) {
+package enum TestAttachments {
+    package static func record(_ artifacts: [ImageSnapshotArtifact]) {
         #if canImport(Testing) && compiler(>=6.2)
         guard Test.current != nil, !swiftSnapshotTestingAttaches else { return }
         for artifact in artifacts {
-            Attachment.record(artifact.png, named: URL(fileURLWithPath: artifact.path).lastPathComponent)
+            Attachment.record(artifact.bytes, named: URL(fileURLWithPath: artifact.path).lastPathComponent)
         }
         #endif
     }
 
     /// Fails the running test with `message`: a Swift Testing issue inside a `@Test`, an
     /// XCTest failure otherwise.
-    static func recordIssue(_ message: String) {
+    package static func recordIssue(_ message: String) {
         #if canImport(Testing) && compiler(>=6.2)
         if Test.current != nil {
             Issue.record(Comment(rawValue: message))

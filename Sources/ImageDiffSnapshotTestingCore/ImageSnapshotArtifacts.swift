@@ -1,9 +1,8 @@
 import Foundation
-import ImageCodecs
 import ImageDiff
-import ImagePipeline
+import SnapshotFiles
 
-/// Whether and where a failing image snapshot leaves PNGs a person can open: the reference, the
+/// Whether and where a failing image snapshot leaves images a person can open: the reference, the
 /// failure, the review image (reference | new | highlight, ``ReviewImage``), the red blend
 /// overlay and the difference mask.
 ///
@@ -13,7 +12,7 @@ import ImagePipeline
 /// `testName.1.failure.png`, `testName.1.review.png`, `testName.1.blend.png` and
 /// `testName.1.mask.png`.
 public struct ImageSnapshotArtifacts: Sendable {
-    /// Whether failures write PNGs and list them in the message.
+    /// Whether failures write images and list them in the message.
     public var isEnabled: Bool
     /// The folder that takes the place of `$SNAPSHOT_ARTIFACTS`; `nil` follows
     /// swift-snapshot-testing.
@@ -47,14 +46,14 @@ public struct ImageSnapshotArtifacts: Sendable {
     public static let disabled = ImageSnapshotArtifacts(isEnabled: false)
 }
 
-/// One PNG written for a failing snapshot.
+/// One image written for a failing snapshot.
 public struct ImageSnapshotArtifact: Sendable, Equatable {
-    /// `reference`, `failure`, `blend` or `mask`.
+    /// `reference`, `failure`, `review`, `blend` or `mask`.
     public var kind: String
     /// Where it was written.
     public var path: String
-    /// The PNG file's bytes.
-    public var png: [UInt8]
+    /// The file's bytes, in the snapshot codec's format (PNG by default).
+    public var bytes: [UInt8]
 }
 
 /// The test a strategy was made for, as `assertSnapshot` names it.
@@ -91,6 +90,7 @@ func sanitizePathComponent(_ string: String) -> String {
 struct ArtifactWriter {
     let settings: ImageSnapshotArtifacts
     let location: SnapshotTestLocation
+    let codec: any SnapshotImageCodec
 
     /// The folder swift-snapshot-testing writes this test file's failure artifact into, read at
     /// the time of the failure as swift-snapshot-testing does.
@@ -102,19 +102,21 @@ struct ArtifactWriter {
         return URL(fileURLWithPath: root, isDirectory: true).appendingPathComponent(location.fileName).path
     }
 
-    /// Writes the four PNGs; returns those written and a description of any that could not be.
+    /// Writes the images; returns those written and a description of any that could not be.
     func write(
         reference: RGBAImage, failure: RGBAImage, evaluation: ImageSnapshotEvaluation
     ) -> (artifacts: [ImageSnapshotArtifact], problems: [String]) {
-        var files: [(kind: String, png: () throws(ImageCodecError) -> [UInt8]?)] = [
-            ("reference", { () throws(ImageCodecError) in reference.pixelCount > 0 ? try PNGEncoder.encode(reference) : nil }),
-            ("failure", { () throws(ImageCodecError) in failure.pixelCount > 0 ? try PNGEncoder.encode(failure) : nil }),
+        let codec = self.codec
+        var files: [(kind: String, encode: () throws -> [UInt8]?)] = [
+            ("reference", { reference.pixelCount > 0 ? try codec.encode(reference) : nil }),
+            ("failure", { failure.pixelCount > 0 ? try codec.encode(failure) : nil }),
         ]
         if let difference = evaluation.difference {
-            let request = ComparisonRequest(rounding: settings.blendRounding, maskColor: settings.maskColor)
+            let (rounding, maskColor) = (settings.blendRounding, settings.maskColor)
             for (kind, output) in [("review", ReviewOutput.review), ("blend", .blend), ("mask", .mask)] {
-                files.append((kind, { () throws(ImageCodecError) in
-                    try Pipeline.render([output], reference: reference, actual: failure, result: difference, request: request)[output]
+                files.append((kind, {
+                    try codec.encode(
+                        output, reference: reference, actual: failure, result: difference, rounding: rounding, maskColor: maskColor)
                 }))
             }
         }
@@ -129,22 +131,22 @@ struct ArtifactWriter {
         }
         for (kind, encode) in files {
             let path = URL(fileURLWithPath: directory, isDirectory: true)
-                .appendingPathComponent("\(baseName).\(kind).png").path
+                .appendingPathComponent("\(baseName).\(kind).\(codec.pathExtension)").path
             do {
-                guard let png = try encode() else { continue }
-                try ImageFile.write(png, to: path)
-                artifacts.append(ImageSnapshotArtifact(kind: kind, path: path, png: png))
+                guard let bytes = try encode() else { continue }
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+                artifacts.append(ImageSnapshotArtifact(kind: kind, path: path, bytes: bytes))
             } catch {
                 problems.append("\(kind): \(error)")
             }
         }
-        if let failurePNG = artifacts.first(where: { $0.kind == "failure" }) {
+        if let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
             let entry = ReviewEntry(
-                test: location.testName, reference: referencePath, failure: failurePNG.path,
+                test: location.testName, reference: referencePath, failure: failureArtifact.path,
                 review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary)
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(baseName + ReviewEntry.suffix).path
             do {
-                try ImageFile.write(entry.encoded(), to: path)
+                try Data(entry.encoded()).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 problems.append("review entry: \(error)")
             }
@@ -152,7 +154,7 @@ struct ArtifactWriter {
         return (artifacts, problems)
     }
 
-    /// The name of swift-snapshot-testing's failure artifact without `.png`
+    /// The name of swift-snapshot-testing's failure artifact without its extension
     /// (`testName.identifier`), found by looking for the reference among this test's snapshots.
     /// Twins (two snapshots of one test with identical references, `named: "a"` and `"b"`) are
     /// told apart by order: each failure takes the first matching name no earlier failure of
@@ -161,21 +163,24 @@ struct ArtifactWriter {
     /// pixels instead.
     func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> (name: String, reference: String?) {
         let prefix = location.sanitizedTestName + "."
+        let suffix = "." + codec.pathExtension
         let directory = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var matching: [String] = []
-        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".png") {
+        for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
-            guard let candidate = try? ImageDecoder.decode(contentsOf: path) else { continue }
+            guard let data = FileManager.default.contents(atPath: path),
+                let candidate = try? codec.decode(Array(data))
+            else { continue }
             if candidate.width == reference.width, candidate.height == reference.height,
                 candidate.pixels == reference.pixels
             {
-                matching.append(String(name.dropLast(".png".count)))
+                matching.append(String(name.dropLast(suffix.count)))
             }
         }
         guard !matching.isEmpty else { return (prefix + Self.fingerprint(failure.pixels), nil) }
         let name = ClaimedArtifactNames.shared.claim(among: matching, in: directory)
-        return (name, URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + ".png").path)
+        return (name, URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + suffix).path)
     }
 
     /// FNV-1a of the bytes, as 8 hex digits.

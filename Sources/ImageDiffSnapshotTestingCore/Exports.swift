@@ -1,0 +1,4 @@
+@_exported import ImageDiff
+@_exported import SnapshotFiles
+@_exported import SnapshotRule
+@_exported import SnapshotTesting

@@ -1,0 +1,114 @@
+import Foundation
+import ImageDiff
+import SnapshotTesting
+
+extension Diffing where Value == RGBAImage {
+    /// Compares images with ``ImageSnapshotComparison`` and stores them through `codec`.
+    ///
+    /// A failure message is swift-snapshot-testing's, word for word, followed by one line that
+    /// says where and how much the images differ and the paths of the images described in
+    /// ``ImageSnapshotArtifacts``.
+    ///
+    /// - Parameters:
+    ///   - comparison: The thresholds and options; `ImageSnapshotComparison()` is
+    ///     swift-snapshot-testing's exact rule.
+    ///   - codec: How references and artifacts are stored.
+    ///   - artifacts: Whether and where failures leave images.
+    ///   - file: The test file, used to file the artifacts beside swift-snapshot-testing's own.
+    ///     Forward it when you build the strategy in a helper.
+    ///   - testName: The test function, used the same way.
+    public static func image(
+        _ comparison: ImageSnapshotComparison,
+        codec: some SnapshotImageCodec,
+        artifacts: ImageSnapshotArtifacts = .automatic,
+        file: StaticString = #filePath,
+        testName: String = #function
+    ) -> Diffing {
+        let writer = ArtifactWriter(
+            settings: artifacts, location: SnapshotTestLocation(filePath: "\(file)", testName: testName), codec: codec)
+        return .diff(
+            toData: { image in Data((try? codec.encode(image)) ?? []) },
+            fromData: { data in (try? codec.decode(Array(data))) ?? .unreadableSnapshot },
+            diffV2: { reference, actual in
+                ImageSnapshotFailure.describe(
+                    reference: reference, actual: actual, comparison: comparison, writer: writer)
+            })
+    }
+}
+
+extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
+    /// Snapshots images through `codec` and compares them with ``ImageSnapshotComparison``;
+    /// the parameters are those of
+    /// ``SnapshotTesting/Diffing/image(_:codec:artifacts:file:testName:)``.
+    public static func image(
+        _ comparison: ImageSnapshotComparison,
+        codec: some SnapshotImageCodec,
+        artifacts: ImageSnapshotArtifacts = .automatic,
+        file: StaticString = #filePath,
+        testName: String = #function
+    ) -> Snapshotting {
+        Snapshotting(
+            pathExtension: codec.pathExtension,
+            diffing: .image(comparison, codec: codec, artifacts: artifacts, file: file, testName: testName))
+    }
+}
+
+extension RGBAImage {
+    /// The snapshot of something that could not be made into an image, and the reference read
+    /// from bytes that are not one: no pixels, so nothing is recorded that looks like a
+    /// reference.
+    package static let unreadableSnapshot = RGBAImage(width: 0, height: 0, pixels: [])
+}
+
+/// The failure message and attachments of an image snapshot.
+enum ImageSnapshotFailure {
+    /// `nil` when `actual` passes; otherwise swift-snapshot-testing's message, imgdiff's summary
+    /// and the artifacts, which are also returned as attachments.
+    static func describe(
+        reference: RGBAImage, actual: RGBAImage, comparison: ImageSnapshotComparison, writer: ArtifactWriter
+    ) -> (String, [DiffAttachment])? {
+        guard reference.pixelCount > 0 else {
+            return ("""
+                Reference image could not be loaded.
+
+                imgdiff: the stored reference is empty or not an image. An empty one was recorded \
+                from a snapshot that could not be made (the run that recorded it failed with the \
+                reason); delete it, fix the cause, and record again.
+                """, [])
+        }
+        let evaluation = comparison.evaluate(reference: reference, actual: actual)
+        guard !evaluation.verdict.passed else { return nil }
+        var lines = [evaluation.verdict.message ?? "Newly-taken snapshot does not match reference.", ""]
+        lines.append(evaluation.summary)
+        guard writer.settings.isEnabled else {
+            return (lines.joined(separator: "\n"), [])
+        }
+        let (artifacts, problems) = writer.write(reference: reference, failure: actual, evaluation: evaluation)
+        if !artifacts.isEmpty {
+            lines.append("Artifacts:")
+            let width = artifacts.map(\.kind.count).max() ?? 0
+            for artifact in artifacts {
+                let label = artifact.kind + ":" + String(repeating: " ", count: width - artifact.kind.count)
+                lines.append("  \(label) \(artifact.path)")
+            }
+        }
+        for problem in problems {
+            lines.append("Could not write the \(problem)")
+        }
+        TestAttachments.record(artifacts)
+        let attachments = artifacts.map { DiffAttachment.data(Data($0.bytes), name: URL(fileURLWithPath: $0.path).lastPathComponent) }
+        return (lines.joined(separator: "\n"), attachments)
+    }
+}
+
+extension SnapshotTestingConfiguration.DiffTool {
+    /// The line a failure message shows to open the review: `imgdiff review FOLDER`, the
+    /// folder that holds the failure and its review image, where accepting replaces the
+    /// reference. Set it with `withSnapshotTesting(diffTool: .imgdiff)` or the `.snapshots`
+    /// trait.
+    public static let imgdiff = Self { _, failure in
+        let folder = URL(fileURLWithPath: failure.hasPrefix("file://") ? String(failure.dropFirst("file://".count)) : failure)
+            .deletingLastPathComponent().path
+        return "imgdiff review \(folder)"
+    }
+}
