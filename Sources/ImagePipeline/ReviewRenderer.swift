@@ -29,7 +29,7 @@ enum ReviewRenderer {
         case .mask:
             guard let mask = result.mask else { return nil }
             return try encode(mask: mask, color: request.maskColor)
-        case .review:
+        default:
             return try encode(output.image(reference: reference, actual: actual, result: result))
         }
     }
