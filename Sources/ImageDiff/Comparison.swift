@@ -121,6 +121,10 @@ public struct ComparisonOptions: Sendable {
     public var bands: Int
     /// How many differing pixels a pair may have and still match (none by default).
     public var allowance: DifferenceAllowance
+    /// With `ignoreAntialiasing` and `collectsMask`: mark the differing pixels left out as
+    /// anti-aliased with 2 in the mask (counted ones stay 1), for the structural mode, which
+    /// needs both. The mask is split before anyone else sees it.
+    package var marksAntialiasedPixels = false
 
     public init(
         metric: ComparisonMetric = .yiq(threshold: 0.1),

@@ -215,6 +215,7 @@ struct PixelJudge {
     let maxYIQDelta: Double
     let formula: DeltaEFormula
     let ignoreAntialiasing: Bool
+    let marksAntialiasedPixels: Bool
     var labCache = LabCache()
     var deltaECache = DeltaECache()
     var statistics = BandStatistics()
@@ -245,6 +246,7 @@ struct PixelJudge {
         }
         formula = options.deltaEFormula
         ignoreAntialiasing = options.ignoreAntialiasing
+        marksAntialiasedPixels = options.marksAntialiasedPixels
         if case .yiq = options.metric { translucentVerdictsDependOnPosition = true } else { translucentVerdictsDependOnPosition = false }
     }
 
@@ -311,6 +313,7 @@ struct PixelJudge {
                 || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
         {
             statistics.antialiasedPixels += 1
+            if marksAntialiasedPixels { mask?[y * maskWidth + x] = 2 }
             return
         }
         statistics.differentPixels += 1

@@ -36,6 +36,12 @@ public struct DifferenceMask: Sendable, Equatable {
         bits.withUnsafeMutableBufferPointer { body($0.baseAddress) }
     }
 
+    /// The pixels marked 1, without those a comparison marked 2 (anti-aliased, see
+    /// ``ComparisonOptions/marksAntialiasedPixels``).
+    var counted: DifferenceMask {
+        DifferenceMask(width: width, height: height, bits: bits.map { $0 == 1 ? 1 : 0 })
+    }
+
     /// Number of differing pixels.
     public var count: Int { bits.reduce(0) { $0 + Int($1) } }
 

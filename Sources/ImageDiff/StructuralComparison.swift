@@ -11,6 +11,17 @@
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
+///
+/// Render noise moves colour about (anti-aliasing, hinting, sub-pixel text, recompression
+/// spread ink over neighbouring pixels) but keeps the ink: a glyph whose edge darkens lightens
+/// next to it. A changed colour moves every pixel of the element the same way. So, before any
+/// pixel is explained away, the pixels beyond `noiseDeltaE` are also grouped at word scale
+/// (``StructuralComparison/coherentTile``), and a group of at least
+/// `minimumClusterPixels` whose lightness changes nearly all one way (at least
+/// ``StructuralComparison/coherence`` of it), and whose solid pixels (its darkest or its
+/// lightest) moved too, fails the pair as a coherent change: a text colour one step lighter is
+/// caught although each of its pixels could be an anti-aliased edge, while other text gamma,
+/// which moves only the partly covered pixels, passes.
 public struct StructuralRule: Sendable, Equatable, Hashable {
     public var noiseDeltaE: Double
     public var shiftRadius: Int
@@ -49,6 +60,9 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     public var maxDeltaE: Double
     /// Whether the cluster fails the pair under the rule.
     public var fails: Bool
+    /// Whether this is a coherent change: a word-scale group of differing pixels whose
+    /// lightness moves nearly all one way (see ``StructuralRule``).
+    public var coherent: Bool = false
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -60,22 +74,26 @@ enum StructuralComparison {
         candidateOptions.metric = .deltaE(.cie94, threshold: rule.noiseDeltaE)
         candidateOptions.ignoreAntialiasing = true
         candidateOptions.collectsMask = true
+        candidateOptions.marksAntialiasedPixels = true
         var result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
         result.metric = .structural(rule)
+        guard let marked = result.mask else { return result }
         // Images of different sizes differ outside their overlap: the pixel count stands.
-        guard let candidates = result.mask, !result.sizeDiffers else {
-            if !options.collectsMask { result.mask = nil }
+        guard !result.sizeDiffers else {
+            result.mask = options.collectsMask ? marked.counted : nil
             return result
         }
-        let unexplained = withoutNeighbourhoodBlends(candidates, reference, actual, rule: rule, bands: options.bands)
-        let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, keepsMembers: options.collectsMask)
-        let failing = clusters.filter(\.fails)
-        var mask = DifferenceMask(width: candidates.width, height: candidates.height)
-        for (cluster, pixels) in zip(clusters, members) where cluster.fails {
+        let coherent = coherentChanges(in: marked, reference, actual, rule: rule)
+        let unexplained = withoutNeighbourhoodBlends(marked.counted, reference, actual, rule: rule, bands: options.bands)
+        let (clusters, members) = clusters(
+            of: unexplained, reference, actual, rule: rule, keepsMembers: options.collectsMask || !coherent.clusters.isEmpty)
+        var mask = DifferenceMask(width: marked.width, height: marked.height)
+        for (cluster, pixels) in zip(clusters + coherent.clusters, members + coherent.members) where cluster.fails {
             for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) }
         }
-        result.clusters = clusters
-        result.differentPixels = failing.reduce(0) { $0 + $1.pixels }
+        let failing = (clusters + coherent.clusters).filter(\.fails)
+        result.clusters = clusters + coherent.clusters
+        result.differentPixels = coherent.clusters.isEmpty ? failing.reduce(0) { $0 + $1.pixels } : mask.count
         result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
         result.boundingBox = failing.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
         result.judge(by: options.allowance)
@@ -125,12 +143,162 @@ enum StructuralComparison {
                         clusters.append(DifferenceCluster(
                             pixels: pixels, boundingBox: PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
                             maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels, maxDeltaE: maxDeltaE)))
-                        if keepsMembers { members.append(clusterMembers) }
+                        members.append(keepsMembers ? clusterMembers : [])
                     }
                 }
             }
         }
         return (clusters, members)
+    }
+
+    /// The word-scale groups of the pixels beyond the noise threshold (`marked` non-zero:
+    /// counted or anti-aliased) that are coherent changes: of the lightness their pixels gain
+    /// and lose (CIE L*, over white), at least ``coherence`` goes one way, and their solid
+    /// pixels moved (``movesEndpoint``). Pixels in ``coherentTile`` × ``coherentTile`` tiles
+    /// that touch, sides or corners, form one group: about the gap between the glyphs of
+    /// interface text. Each returned group fails, with its pixels.
+    static func coherentChanges(
+        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+    ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
+        let (width, height) = (marked.width, marked.height)
+        let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
+        var tiles = [TileChange](repeating: TileChange(), count: columns * rows)
+        var labCache = LabCache()
+        marked.withUnsafeBytes { bits in
+            reference.pixels.withUnsafeBufferPointer { a in
+                actual.pixels.withUnsafeBufferPointer { b in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                    for index in 0..<(width * height) where bits[index] != 0 {
+                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                            - labCache.lab(r: before.r, g: before.g, b: before.b).l
+                        let (x, y) = (index % width, index / width)
+                        tiles[(y / coherentTile) * columns + x / coherentTile].add(change, x: x, y: y)
+                    }
+                }
+            }
+        }
+        var coherent: (clusters: [DifferenceCluster], members: [[Int]]) = ([], [])
+        var stack: [Int] = []
+        for start in tiles.indices where tiles[start].pixels > 0 {
+            var group = tiles[start]
+            tiles[start].pixels = 0
+            var groupTiles: [Int] = []
+            stack.append(start)
+            while let tile = stack.popLast() {
+                groupTiles.append(tile)
+                let (column, row) = (tile % columns, tile / columns)
+                for neighbourRow in max(0, row - 1)...min(rows - 1, row + 1) {
+                    for neighbourColumn in max(0, column - 1)...min(columns - 1, column + 1) {
+                        let next = neighbourRow * columns + neighbourColumn
+                        guard tiles[next].pixels > 0 else { continue }
+                        group.merge(tiles[next])
+                        tiles[next].pixels = 0
+                        stack.append(next)
+                    }
+                }
+            }
+            guard group.pixels >= rule.minimumClusterPixels, group.total > 0, abs(group.net) >= coherence * group.total,
+                movesEndpoint(of: group.box, reference, actual, rule: rule, labCache: &labCache)
+            else { continue }
+            var pixels: [Int] = []
+            var maxDeltaE = 0.0
+            var deltaECache = DeltaECache()
+            marked.withUnsafeBytes { bits in
+                reference.pixels.withUnsafeBufferPointer { a in
+                    actual.pixels.withUnsafeBufferPointer { b in
+                        guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                        for tile in groupTiles {
+                            let (left, top) = ((tile % columns) * coherentTile, (tile / columns) * coherentTile)
+                            for y in top..<min(height, top + coherentTile) {
+                                for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
+                                    pixels.append(y * width + x)
+                                    maxDeltaE = max(
+                                        maxDeltaE,
+                                        deltaECache.deltaE(a, b, (y * width + x) * 4, formula: .cie94, labCache: &labCache))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            coherent.clusters.append(DifferenceCluster(
+                pixels: pixels.count, boundingBox: group.box, maxDeltaE: maxDeltaE, fails: true, coherent: true))
+            coherent.members.append(pixels.sorted())
+        }
+        return coherent
+    }
+
+    /// The differing pixels of one tile, or of a group of tiles: how many, their lightness
+    /// change summed with and without its sign, and their bounding box.
+    struct TileChange {
+        var pixels = 0
+        var net = 0.0
+        var total = 0.0
+        var box = PixelRect(minX: .max, minY: .max, maxX: .min, maxY: .min)
+
+        mutating func add(_ change: Double, x: Int, y: Int) {
+            pixels += 1
+            net += change
+            total += abs(change)
+            box = PixelRect(minX: min(box.minX, x), minY: min(box.minY, y), maxX: max(box.maxX, x), maxY: max(box.maxY, y))
+        }
+
+        mutating func merge(_ other: TileChange) {
+            pixels += other.pixels
+            net += other.net
+            total += other.total
+            box = box.union(other.box)
+        }
+    }
+
+    /// The side of the tiles that group differing pixels at word scale.
+    static let coherentTile = 4
+
+    /// The share of a group's lightness change that must go one way for it to be a coherent
+    /// change rather than ink moved about.
+    static let coherence = 0.9
+
+    /// Whether the element's own colour changed, not only its edges: among the reference
+    /// pixels of `box`, those at the darkest or at the lightest lightness (within one L*) mostly
+    /// differ by more than the noise threshold. A new colour moves the solid pixels of the
+    /// element it paints; other anti-aliasing or text gamma moves only the partly covered ones,
+    /// and leaves the ink and the background where they were.
+    static func movesEndpoint(
+        of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
+    ) -> Bool {
+        reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                var (darkest, lightest) = (Double.infinity, -Double.infinity)
+                for y in box.minY...box.maxY {
+                    for x in box.minX...box.maxX {
+                        let c = PixelDelta.rgbOverWhite(a, (y * reference.width + x) * 4)
+                        let l = labCache.lab(r: c.r, g: c.g, b: c.b).l
+                        (darkest, lightest) = (min(darkest, l), max(lightest, l))
+                    }
+                }
+                var counts = (dark: 0, darkMoved: 0, light: 0, lightMoved: 0)
+                for y in box.minY...box.maxY {
+                    for x in box.minX...box.maxX {
+                        let k = (y * reference.width + x) * 4
+                        let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
+                        let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
+                        let moved = DeltaEFormula.cie94.difference(labBefore, labCache.lab(r: after.r, g: after.g, b: after.b))
+                            > rule.noiseDeltaE
+                        if labBefore.l <= darkest + 1 {
+                            counts.dark += 1
+                            if moved { counts.darkMoved += 1 }
+                        }
+                        if labBefore.l >= lightest - 1 {
+                            counts.light += 1
+                            if moved { counts.lightMoved += 1 }
+                        }
+                    }
+                }
+                return 2 * counts.darkMoved > counts.dark || 2 * counts.lightMoved > counts.light
+            }
+        }
     }
 
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import ImageDiff
@@ -138,5 +139,54 @@ final class StructuralComparisonTests: XCTestCase {
     func testNamedAndThresholdedLikeEveryMetric() {
         XCTAssertEqual(ComparisonMetric(name: "structural"), .structural(StructuralRule()))
         XCTAssertEqual(ComparisonMetric.structural(StructuralRule()).with(threshold: 3).threshold, 3)
+    }
+
+    // MARK: Anti-aliased text: a colour one step off against other text gamma
+
+    /// A word of eight anti-aliased ring-shaped glyphs on white, their coverage sampled 4 × 4
+    /// and raised to `gamma` (other text gamma, as another machine's rasterizer applies it).
+    func word(ink: UInt8, gamma: Double = 1) -> RGBAImage {
+        var image = RGBAImage(width: 96, height: 24, filledWith: RGBA(255, 255, 255))
+        for glyph in 0..<8 {
+            let (centreX, centreY) = (8.0 + Double(glyph) * 10.3, 12.0)
+            for y in 4..<20 {
+                for x in max(0, Int(centreX) - 7)..<min(96, Int(centreX) + 8) {
+                    var covered = 0
+                    for sy in 0..<4 {
+                        for sx in 0..<4 {
+                            let dx = Double(x) + (Double(sx) + 0.5) / 4 - centreX
+                            let dy = Double(y) + (Double(sy) + 0.5) / 4 - centreY
+                            let distance = (dx * dx + dy * dy).squareRoot()
+                            if distance >= 3.2 && distance <= 5.4 { covered += 1 }
+                        }
+                    }
+                    let coverage = pow(Double(covered) / 16, gamma)
+                    let level = UInt8((255 - (255 - Double(ink)) * coverage).rounded())
+                    image[x, y] = RGBA(level, level, level)
+                }
+            }
+        }
+        return image
+    }
+
+    /// #333 to #444: each pixel of the strokes could be an anti-aliased edge of the old text,
+    /// but every one moved the same way and the solid strokes moved too: a coherent change.
+    func testAntialiasedTextOneStepLighterFails() {
+        let reference = word(ink: 0x33), lighter = word(ink: 0x44)
+        let changed = compare(reference, lighter, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 3)))
+        XCTAssertGreaterThanOrEqual(changed.differentPixels, 50, "the change the mode must never miss: ΔE ≥ 3 over ≥ 50 px")
+        let result = compare(reference, lighter, options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
+    }
+
+    /// Coverage raised to the power 0.9: every partly covered pixel darkens, the same way, but
+    /// the solid strokes and the background stay: render noise.
+    func testOtherTextGammaIsRenderNoise() {
+        let reference = word(ink: 0x33), otherGamma = word(ink: 0x33, gamma: 0.9)
+        XCTAssertGreaterThan(
+            compare(reference, otherGamma, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels, 50)
+        let result = compare(reference, otherGamma, options: structural)
+        XCTAssertTrue(result.match, "\(result.clusters ?? [])")
     }
 }
