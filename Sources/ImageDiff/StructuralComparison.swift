@@ -7,7 +7,9 @@
 /// - pixelmatch's detector finds it anti-aliased in either image;
 /// - each image's pixel is, within `noiseDeltaE`, a blend of the colours around it in the
 ///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
-///   other hinting or anti-aliasing.
+///   other hinting or anti-aliasing;
+/// - or, in a pair that carries the signature of JPEG recompression, its 8 × 8 block kept its
+///   mean lightness (``RecompressionNoise``).
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
@@ -77,11 +79,14 @@ enum StructuralComparison {
         candidateOptions.marksAntialiasedPixels = true
         var result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
         result.metric = .structural(rule)
-        guard let marked = result.mask else { return result }
+        guard var marked = result.mask else { return result }
         // Images of different sizes differ outside their overlap: the pixel count stands.
         guard !result.sizeDiffers else {
             result.mask = options.collectsMask ? marked.counted : nil
             return result
+        }
+        if let recompression = RecompressionNoise(reference, actual) {
+            marked = recompression.removingExplained(from: marked)
         }
         let coherent = coherentChanges(in: marked, reference, actual, rule: rule)
         let unexplained = withoutNeighbourhoodBlends(marked.counted, reference, actual, rule: rule, bands: options.bands)

@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+
+@testable import ImageCodecs
+@testable import ImageDiff
+
+/// The structural mode on the Chromium renders of `Fixtures/render`: JPEG round trips of a
+/// page carry the recompression signature and pass, a change under the same round trip still
+/// fails, and pairs rendered twice (other hinting, LCD text, another colour profile, another
+/// rasterizer) never carry the signature.
+final class RecompressionNoiseTests: XCTestCase {
+    let structural = ComparisonOptions(metric: .structural(StructuralRule()))
+
+    func pair(_ kind: String, _ name: String) throws -> (RGBAImage, RGBAImage) {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/render/\(kind)")
+        return (
+            try ImageDecoder.decode(contentsOf: folder.appendingPathComponent("ref/\(name).png").path),
+            try ImageDecoder.decode(contentsOf: folder.appendingPathComponent("new/\(name).png").path)
+        )
+    }
+
+    func testJPEGRoundTripsCarryTheSignatureAndPass() throws {
+        for name in ["cards--jpeg-q90", "chart--jpeg-q90", "login--jpeg-q90", "settings--jpeg-q95", "toolbar--jpeg-q95"] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertNotNil(RecompressionNoise(reference, actual), name)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertTrue(result.match, "\(name): \(result.differentPixels) pixels counted")
+        }
+    }
+
+    func testChangesUnderAJPEGRoundTripStillFail() throws {
+        for name in [
+            "login--word+jpeg-q90", "toolbar--border-removed+jpeg-q95", "chart--icon-removed+jpeg-q90",
+            "article--letter-spacing+jpeg-q95",
+        ] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertNotNil(RecompressionNoise(reference, actual), name)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+    }
+
+    func testRendersWithoutRecompressionNeverCarryTheSignature() throws {
+        for name in [
+            "article--hinting-full", "article--lcd-text", "article--no-subpixel-pos", "chart--generic-rgb",
+            "cards--display-p3", "login--swiftshader", "table--swiftshader", "login--other-machine",
+        ] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertNil(RecompressionNoise(reference, actual), name)
+        }
+        for name in ["table--border-removed", "settings--text-colour", "login--word"] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertNil(RecompressionNoise(reference, actual), name)
+        }
+    }
+}
