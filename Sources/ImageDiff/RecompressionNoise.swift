@@ -7,10 +7,11 @@
 /// blocks it covers by more: a removed 1-px border of 35 levels moves its blocks by 4.4.
 ///
 /// The pair is taken as recompressed only when it carries the signature: at least
-/// ``texturedShare`` of the reference's textured blocks differ, and at least ``smallShare`` of
-/// the differing pixels differ by at most ``smallDifference`` levels. Other render noise
-/// (hinting, LCD text, colour profiles) differs in larger steps or in fewer blocks, so a pair
-/// rendered twice is never judged by block means.
+/// ``texturedShare`` of the reference's textured blocks differ, at most ``flatShare`` of its
+/// flat blocks do, and at least ``smallShare`` of the differing pixels differ by at most
+/// ``smallDifference`` levels. Other render noise
+/// (hinting, LCD text, colour profiles) differs in larger steps or in fewer blocks, and dither
+/// or jitter changes flat blocks too, so a pair rendered twice is never judged by block means.
 struct RecompressionNoise {
     /// The side of the blocks a JPEG encoder quantizes.
     static let blockSide = 8
@@ -18,6 +19,9 @@ struct RecompressionNoise {
     static let lumaTolerance = 4.0
     static let texturedShare = 0.95
     static let smallShare = 0.5
+    /// A flat block is one colour, its cosine coefficients all but the mean zero: it survives
+    /// recompression but for chroma bled from its neighbours. Dither and jitter change it.
+    static let flatShare = 0.5
     static let smallDifference: UInt8 = 2
     /// Too few textured blocks make no signature.
     static let minimumTexturedBlocks = 16
@@ -35,7 +39,7 @@ struct RecompressionNoise {
         let (width, height, side) = (reference.width, reference.height, Self.blockSide)
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
         var lumaChange = [Double](repeating: 0, count: columns * rows)
-        var (textured, texturedDiffering, differing, small) = (0, 0, 0, 0)
+        var (textured, texturedDiffering, flatDiffering, differing, small) = (0, 0, 0, 0, 0)
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
@@ -64,6 +68,8 @@ struct RecompressionNoise {
                         if !flat {
                             textured += 1
                             if differs { texturedDiffering += 1 }
+                        } else if differs {
+                            flatDiffering += 1
                         }
                     }
                 }
@@ -71,6 +77,7 @@ struct RecompressionNoise {
         }
         guard textured >= Self.minimumTexturedBlocks,
             Double(texturedDiffering) >= Self.texturedShare * Double(textured),
+            Double(flatDiffering) <= Self.flatShare * Double(columns * rows - textured),
             Double(small) >= Self.smallShare * Double(differing)
         else { return nil }
         self.width = width

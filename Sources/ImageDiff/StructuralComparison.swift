@@ -68,10 +68,76 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
-enum StructuralComparison {
+package enum StructuralComparison {
     /// Compares with the rule's noise threshold, then keeps the pixels that neither
     /// anti-aliasing nor a shift explains, clusters them and judges the clusters.
     static func compare(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, options: ComparisonOptions) -> DiffResult {
+        switch findings(reference, actual, rule: rule, options: options) {
+        case .counted(let result): return result
+        case .clustered(let findings): return findings.judged(by: rule, options: options)
+        }
+    }
+
+    /// The pair's differing pixels under each of `rules`, which differ only in
+    /// `minimumClusterPixels`: one comparison serves them all.
+    package static func differentPixels(
+        _ reference: RGBAImage, _ actual: RGBAImage, rules: [StructuralRule], options: ComparisonOptions
+    ) -> [Int] {
+        guard var shared = rules.first else { return [] }
+        shared.minimumClusterPixels = rules.map(\.minimumClusterPixels).min() ?? shared.minimumClusterPixels
+        switch findings(reference, actual, rule: shared, options: options) {
+        case .counted(let result): return rules.map { _ in result.differentPixels }
+        case .clustered(let findings): return rules.map { findings.judged(by: $0, options: options).differentPixels }
+        }
+    }
+
+    /// What the structural mode finds in a pair before the rule's cluster sizes judge it.
+    enum Findings {
+        /// Images of different sizes differ outside their overlap: the pixel count stands.
+        case counted(DiffResult)
+        case clustered(Clusters)
+    }
+
+    /// The unexplained pixels' clusters and the coherent changes, each with its pixels
+    /// (indices, row-major), beside the candidates' comparison.
+    struct Clusters {
+        var candidates: DiffResult
+        var width: Int
+        var height: Int
+        var clusters: [DifferenceCluster]
+        var members: [[Int]]
+        /// Coherent groups of at least the rule's `minimumClusterPixels` that found them.
+        var coherent: [DifferenceCluster]
+        var coherentMembers: [[Int]]
+
+        /// The pair judged by `rule`: the clusters it fails, and the coherent changes of at least
+        /// its `minimumClusterPixels`; the pixels counted are their union.
+        func judged(by rule: StructuralRule, options: ComparisonOptions) -> DiffResult {
+            var result = candidates
+            result.metric = .structural(rule)
+            var listed: [DifferenceCluster] = [], mask = DifferenceMask(width: width, height: height)
+            for (cluster, pixels) in zip(clusters, members) {
+                var cluster = cluster
+                cluster.fails = rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE)
+                listed.append(cluster)
+                if cluster.fails { for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) } }
+            }
+            for (cluster, pixels) in zip(coherent, coherentMembers) where cluster.pixels >= rule.minimumClusterPixels {
+                listed.append(cluster)
+                for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) }
+            }
+            let failing = listed.filter(\.fails)
+            result.clusters = listed
+            result.differentPixels = mask.count
+            result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
+            result.boundingBox = failing.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
+            result.judge(by: options.allowance)
+            result.mask = options.collectsMask ? mask : nil
+            return result
+        }
+    }
+
+    static func findings(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, options: ComparisonOptions) -> Findings {
         var candidateOptions = options
         candidateOptions.metric = .deltaE(.cie94, threshold: rule.noiseDeltaE)
         candidateOptions.ignoreAntialiasing = true
@@ -79,39 +145,26 @@ enum StructuralComparison {
         candidateOptions.marksAntialiasedPixels = true
         var result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
         result.metric = .structural(rule)
-        guard var marked = result.mask else { return result }
-        // Images of different sizes differ outside their overlap: the pixel count stands.
-        guard !result.sizeDiffers else {
-            result.mask = options.collectsMask ? marked.counted : nil
-            return result
+        guard var marked = result.mask, !result.sizeDiffers else {
+            result.mask = options.collectsMask ? result.mask?.counted : nil
+            return .counted(result)
         }
         if let recompression = RecompressionNoise(reference, actual) {
             marked = recompression.removingExplained(from: marked)
         }
         let coherent = coherentChanges(in: marked, reference, actual, rule: rule)
         let unexplained = withoutNeighbourhoodBlends(marked.counted, reference, actual, rule: rule, bands: options.bands)
-        let (clusters, members) = clusters(
-            of: unexplained, reference, actual, rule: rule, keepsMembers: options.collectsMask || !coherent.clusters.isEmpty)
-        var mask = DifferenceMask(width: marked.width, height: marked.height)
-        for (cluster, pixels) in zip(clusters + coherent.clusters, members + coherent.members) where cluster.fails {
-            for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) }
-        }
-        let failing = (clusters + coherent.clusters).filter(\.fails)
-        result.clusters = clusters + coherent.clusters
-        result.differentPixels = coherent.clusters.isEmpty ? failing.reduce(0) { $0 + $1.pixels } : mask.count
-        result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
-        result.boundingBox = failing.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
-        result.judge(by: options.allowance)
-        result.mask = options.collectsMask ? mask : nil
-        return result
+        let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
+        return .clustered(Clusters(
+            candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,
+            coherentMembers: coherent.members))
     }
 
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of
     /// their first pixel (row-major), with every cluster's pixels (indices, row-major over the
-    /// image) when `keepsMembers`.
+    /// image).
     static func clusters(
-        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule,
-        keepsMembers: Bool
+        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let width = candidates.width, height = candidates.height
         var unvisited = candidates
@@ -132,7 +185,7 @@ enum StructuralComparison {
                         while let index = stack.popLast() {
                             let x = index % width, y = index / width
                             pixels += 1
-                            if keepsMembers { clusterMembers.append(index) }
+                            clusterMembers.append(index)
                             (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
                             maxDeltaE = max(maxDeltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
                             for ny in max(0, y - linkDistance)...min(height - 1, y + linkDistance) {
@@ -148,7 +201,7 @@ enum StructuralComparison {
                         clusters.append(DifferenceCluster(
                             pixels: pixels, boundingBox: PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
                             maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels, maxDeltaE: maxDeltaE)))
-                        members.append(keepsMembers ? clusterMembers : [])
+                        members.append(clusterMembers)
                     }
                 }
             }

@@ -100,26 +100,33 @@ public struct PairEvaluation: Sendable, Equatable {
             counts = Array(repeating: Int.max, count: candidates.count)
             return
         }
-        var clustersByRule: [StructuralRule: [DifferenceCluster]] = [:]
+        var countsByRule: [StructuralRule: Int] = [:]
+        let structuralRules = candidates.compactMap { candidate -> StructuralRule? in
+            guard case .structural(let rule) = candidate.metric else { return nil }
+            return rule
+        }
+        for rules in Dictionary(grouping: structuralRules, by: { $0.sharingComparison }).values {
+            let options = ComparisonOptions(metric: .structural(rules[0]), bands: bands)
+            let counts = StructuralComparison.differentPixels(reference, actual, rules: rules, options: options)
+            for (rule, count) in zip(rules, counts) { countsByRule[rule] = count }
+        }
         counts = candidates.map { candidate in
-            var options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing, bands: bands)
-            guard case .structural(let rule) = candidate.metric else {
-                return compare(reference, actual, options: options).differentPixels
-            }
-            var shared = rule
-            shared.minimumClusterPixels = 1
-            let clusters = clustersByRule[shared] ?? {
-                options.metric = .structural(shared)
-                let clusters = compare(reference, actual, options: options).clusters ?? []
-                clustersByRule[shared] = clusters
-                return clusters
-            }()
-            return clusters.filter { rule.fails(pixels: $0.pixels, maxDeltaE: $0.maxDeltaE) }
-                .reduce(0) { $0 + $1.pixels }
+            if case .structural(let rule) = candidate.metric, let count = countsByRule[rule] { return count }
+            let options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing, bands: bands)
+            return compare(reference, actual, options: options).differentPixels
         }
     }
 
     var mustPass: Bool { label == .noise }
+}
+
+extension StructuralRule {
+    /// The rule with the cluster size left out: rules equal in it share one comparison.
+    fileprivate var sharingComparison: StructuralRule {
+        var shared = self
+        shared.minimumClusterPixels = 0
+        return shared
+    }
 }
 
 /// A candidate with its allowance, trained on labelled pairs.
