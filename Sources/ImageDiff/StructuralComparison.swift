@@ -10,6 +10,9 @@
 ///   other hinting or anti-aliasing;
 /// - or, in a pair that carries the signature of JPEG recompression, its 8 × 8 block kept its
 ///   mean lightness (``RecompressionNoise``).
+/// When the page's solid colours moved together as colour management moves them (another
+/// display profile), the reference is first drawn through the fitted conversion
+/// (``ColourDrift``), and the rest is judged against that.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
@@ -143,13 +146,25 @@ package enum StructuralComparison {
         candidateOptions.ignoreAntialiasing = true
         candidateOptions.collectsMask = true
         candidateOptions.marksAntialiasedPixels = true
+        var reference = reference
         var result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
         result.metric = .structural(rule)
-        guard var marked = result.mask, !result.sizeDiffers else {
+        guard !result.sizeDiffers else {
             result.mask = options.collectsMask ? result.mask?.counted : nil
             return .counted(result)
         }
-        if let recompression = RecompressionNoise(reference, actual) {
+        // Recompression moves solid colours a little too (chroma subsampling): those moves are the
+        // encoder's, not a display profile's.
+        let recompression = result.differentPixels > 0 ? RecompressionNoise(reference, actual) : nil
+        if result.differentPixels > 0, recompression == nil,
+            let drift = ColourDrift(reference, actual, noiseDeltaE: rule.noiseDeltaE)
+        {
+            reference = drift.applied(to: reference)
+            result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
+            result.metric = .structural(rule)
+        }
+        guard var marked = result.mask else { return .counted(result) }
+        if let recompression {
             marked = recompression.removingExplained(from: marked)
         }
         let coherent = coherentChanges(in: marked, reference, actual, rule: rule)

@@ -189,4 +189,53 @@ final class StructuralComparisonTests: XCTestCase {
         let result = compare(reference, otherGamma, options: structural)
         XCTAssertTrue(result.match, "\(result.clusters ?? [])")
     }
+
+    /// The page with a blue button, drawn as a display whose tone curve is a plain 1.8 power
+    /// (Generic RGB's) shows it: every colour but white moves, by ΔE94 up to about 9.
+    func buttonPage(panel: RGBA = RGBA(200, 210, 220)) -> RGBAImage {
+        var image = page(panel: panel)
+        for y in 30..<42 { for x in 70..<100 { image[x, y] = RGBA(59, 130, 246) } }
+        return image
+    }
+
+    func throughGamma18(_ image: RGBAImage) -> RGBAImage {
+        func level(_ v: UInt8) -> UInt8 {
+            let c = Double(v) / 255
+            let linear = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+            return UInt8((pow(linear, 1 / 1.8) * 255).rounded())
+        }
+        var drawn = image
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let c = image[x, y]
+                drawn[x, y] = RGBA(level(c.r), level(c.g), level(c.b))
+            }
+        }
+        return drawn
+    }
+
+    func testAnotherDisplayProfileIsRenderNoise() {
+        let reference = buttonPage(), actual = throughGamma18(buttonPage())
+        XCTAssertFalse(compare(reference, actual, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).match)
+        XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil)
+        let result = compare(reference, actual, options: structural)
+        XCTAssertTrue(result.match, "\(result.differentPixels) pixels counted")
+    }
+
+    /// Under the other profile the panel also changed colour: the border, the strokes and the
+    /// button moved together, the panel did not move with them. No drift is explained away, and
+    /// the pair fails.
+    func testAChangedColourUnderAnotherDisplayProfileFails() {
+        let reference = buttonPage(), actual = throughGamma18(buttonPage(panel: RGBA(214, 222, 230)))
+        XCTAssertFalse(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil)
+        XCTAssertFalse(compare(reference, actual, options: structural).match)
+    }
+
+    /// One colour that moved is a changed colour, never a display profile: a matrix maps any
+    /// two colours anywhere, so it takes three that moved together.
+    func testOneChangedColourIsNeverTakenForADisplayProfile() {
+        let reference = buttonPage(), actual = buttonPage(panel: RGBA(214, 222, 230))
+        XCTAssertFalse(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil)
+        XCTAssertFalse(compare(reference, actual, options: structural).match)
+    }
 }

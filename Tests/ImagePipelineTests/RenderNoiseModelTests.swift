@@ -4,11 +4,12 @@ import XCTest
 @testable import ImageCodecs
 @testable import ImageDiff
 
-/// The structural mode on the Chromium renders of `Fixtures/render`: JPEG round trips of a
-/// page carry the recompression signature and pass, a change under the same round trip still
-/// fails, and pairs rendered twice (other hinting, LCD text, another colour profile, another
-/// rasterizer) never carry the signature.
-final class RecompressionNoiseTests: XCTestCase {
+/// The structural mode's models of render noise on the Chromium renders of `Fixtures/render`.
+/// JPEG round trips of a page carry the recompression signature and pass, and a change under
+/// the same round trip still fails; pairs rendered twice never carry the signature. Pages drawn
+/// for another display profile are explained as colour-management drift and pass, a change
+/// under the profile still fails, and a changed colour is never taken for a drift.
+final class RenderNoiseModelTests: XCTestCase {
     let structural = ComparisonOptions(metric: .structural(StructuralRule()))
 
     func pair(_ kind: String, _ name: String, corpus: String = "render", ext: String = "png") throws -> (RGBAImage, RGBAImage) {
@@ -56,6 +57,36 @@ final class RecompressionNoiseTests: XCTestCase {
         for name in ["table--border-removed", "settings--text-colour", "login--word"] {
             let (reference, actual) = try pair("changes", name)
             XCTAssertFalse(RecompressionNoise(reference, actual) != nil, name)
+        }
+    }
+
+    func testDisplayProfilesAreExplainedAsDrift() throws {
+        for name in ["chart--generic-rgb", "settings--generic-rgb", "table--generic-rgb", "cards--display-p3"] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil, name)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertTrue(result.match, "\(name): \(result.differentPixels) pixels counted")
+        }
+    }
+
+    func testChangesUnderADisplayProfileStillFail() throws {
+        for name in ["table--text-colour+generic-rgb", "cards--border-removed+display-p3", "chart--bar-colour+display-p3"] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+    }
+
+    func testChangedColoursAndOtherNoiseAreNeverTakenForADrift() throws {
+        for name in [
+            "chart--bar-colour", "login--button-colour", "toolbar--button-colour", "settings--text-colour",
+            "table--text-colour", "cards--border-removed", "settings--icon-removed",
+        ] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertFalse(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil, name)
+        }
+        for name in ["article--hinting-full", "article--lcd-text", "table--hinting-medium", "login--swiftshader"] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertFalse(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil, name)
         }
     }
 }

@@ -1,0 +1,224 @@
+import RealModule
+
+/// Colour-management drift, as the structural mode recognises and explains it: the same page
+/// drawn for another display profile (Display P3, Generic RGB, a calibrated monitor).
+///
+/// Colour management converts every colour by one smooth function: decode sRGB to linear light,
+/// multiply by a 3 × 3 matrix (the other primaries), encode with the other profile's tone
+/// curve. So such a matrix is fitted, under each of the usual tone curves, to the page's solid
+/// colours: those of pixels that share their colour with both neighbours along a row or a
+/// column, where anti-aliasing and hinting rarely reach, each paired with the colour the new
+/// image mostly has there.
+///
+/// The drift is taken as colour management only when at least ``minimumMovedColours`` solid
+/// colours moved and one fit explains every solid colour within the noise threshold: a matrix
+/// maps any two colours anywhere, but three or more only if they moved together, and a changed
+/// element is a colour that did not move with the rest. Then the reference is drawn through the
+/// fitted conversion before the structural comparison, which judges what the drift does not
+/// explain. A pair with a changed solid colour under another profile is not explained at all,
+/// and fails.
+struct ColourDrift {
+    /// A tone curve: 8-bit code value to linear light and back.
+    enum ToneCurve: CaseIterable {
+        case sRGB
+        case gamma18
+        case gamma20
+        case gamma22
+        case gamma24
+
+        var exponent: Double {
+            switch self {
+            case .sRGB: return 2.4
+            case .gamma18: return 1.8
+            case .gamma20: return 2.0
+            case .gamma22: return 2.2
+            case .gamma24: return 2.4
+            }
+        }
+
+        func linear(_ value: UInt8) -> Double {
+            let c = Double(value) / 255
+            if case .sRGB = self { return c <= 0.04045 ? c / 12.92 : Double.pow((c + 0.055) / 1.055, 2.4) }
+            return Double.pow(c, exponent)
+        }
+
+        func encoded(_ linear: Double) -> UInt8 {
+            let l = min(max(linear, 0), 1)
+            let c: Double
+            if case .sRGB = self {
+                c = l <= 0.0031308 ? l * 12.92 : 1.055 * Double.pow(l, 1 / 2.4) - 0.055
+            } else {
+                c = Double.pow(l, 1 / exponent)
+            }
+            return UInt8(min(max((c * 255).rounded(), 0), 255))
+        }
+    }
+
+    /// A colour of the reference that fills an area, and the colour the new image mostly has
+    /// there.
+    struct SolidColour {
+        var reference: (r: UInt8, g: UInt8, b: UInt8)
+        var actual: (r: UInt8, g: UInt8, b: UInt8)
+        var pixels: Int
+    }
+
+    /// Solid colours need this many pixels inside their areas.
+    static let minimumSolidPixels = 16
+    /// A solid colour moved when its colour in the new image lies this far (ΔE94) from it.
+    static let movedDeltaE = 1.0
+    static let minimumMovedColours = 3
+
+    let matrix: [Double]
+    let curve: ToneCurve
+
+    /// The drift between two opaque images of one size, or nil when the pair shows none that
+    /// colour management explains within `noiseDeltaE`.
+    init?(_ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double) {
+        guard let solids = Self.solidColours(reference, actual) else { return nil }
+        var labCache = LabCache()
+        let moved = solids.filter { solid in
+            Self.deltaE(solid.reference, solid.actual, &labCache) > Self.movedDeltaE
+        }
+        guard moved.count >= Self.minimumMovedColours else { return nil }
+        let fits = ToneCurve.allCases.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
+        guard let best = fits.first(where: { fit in
+            solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
+        })
+        else { return nil }
+        matrix = best.matrix
+        curve = best.curve
+    }
+
+    /// The reference as the fitted colour management draws it.
+    func applied(to image: RGBAImage) -> RGBAImage {
+        var pixels = image.pixels
+        var last: (key: UInt32, value: (UInt8, UInt8, UInt8)) = (.max, (0, 0, 0))
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            let key = UInt32(pixels[index]) << 16 | UInt32(pixels[index + 1]) << 8 | UInt32(pixels[index + 2])
+            if key != last.key {
+                let mapped = map((pixels[index], pixels[index + 1], pixels[index + 2]))
+                last = (key, (mapped.r, mapped.g, mapped.b))
+            }
+            (pixels[index], pixels[index + 1], pixels[index + 2]) = last.value
+        }
+        return RGBAImage(width: image.width, height: image.height, pixels: pixels, hasAlpha: image.hasAlpha)
+    }
+
+    func map(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> (r: UInt8, g: UInt8, b: UInt8) {
+        Self.predict(c, matrix, curve)
+    }
+
+    static func predict(_ c: (r: UInt8, g: UInt8, b: UInt8), _ matrix: [Double], _ curve: ToneCurve) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let x = (SRGB.linear[Int(c.r)], SRGB.linear[Int(c.g)], SRGB.linear[Int(c.b)])
+        func row(_ i: Int) -> Double { matrix[3 * i] * x.0 + matrix[3 * i + 1] * x.1 + matrix[3 * i + 2] * x.2 }
+        return (curve.encoded(row(0)), curve.encoded(row(1)), curve.encoded(row(2)))
+    }
+
+    /// The matrix from the reference's linear light to the new image's, under `curve`, by least
+    /// squares weighted by the root of each colour's area, pulled slightly towards the identity
+    /// so that colours that span fewer than three dimensions still give one answer.
+    static func fit(_ solids: [SolidColour], curve: ToneCurve) -> [Double] {
+        var normal = [Double](repeating: 0, count: 9)
+        var right = [Double](repeating: 0, count: 9)
+        var totalWeight = 0.0
+        for solid in solids {
+            let w = Double(solid.pixels).squareRoot()
+            totalWeight += w
+            let x = [SRGB.linear[Int(solid.reference.r)], SRGB.linear[Int(solid.reference.g)], SRGB.linear[Int(solid.reference.b)]]
+            let t = [curve.linear(solid.actual.r), curve.linear(solid.actual.g), curve.linear(solid.actual.b)]
+            for i in 0..<3 {
+                for j in 0..<3 {
+                    normal[3 * i + j] += w * x[i] * x[j]
+                    right[3 * i + j] += w * x[i] * t[j]
+                }
+            }
+        }
+        let ridge = 1e-3 * max(totalWeight, 1)
+        for i in 0..<3 {
+            normal[4 * i] += ridge
+            right[4 * i] += ridge
+        }
+        guard let inverse = inverted(normal) else { return [1, 0, 0, 0, 1, 0, 0, 0, 1] }
+        // Row k of the matrix solves (XᵀWX) m_k = XᵀW t_k.
+        var matrix = [Double](repeating: 0, count: 9)
+        for k in 0..<3 {
+            for i in 0..<3 {
+                matrix[3 * k + i] = (0..<3).reduce(0) { $0 + inverse[3 * i + $1] * right[3 * $1 + k] }
+            }
+        }
+        return matrix
+    }
+
+    static func inverted(_ m: [Double]) -> [Double]? {
+        let determinant = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
+            + m[2] * (m[3] * m[7] - m[4] * m[6])
+        guard abs(determinant) > 1e-12 else { return nil }
+        let cofactors = [
+            m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+            m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+            m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
+        ]
+        return cofactors.map { $0 / determinant }
+    }
+
+    static func residual(_ solid: SolidColour, _ matrix: [Double], _ curve: ToneCurve, _ labCache: inout LabCache) -> Double {
+        deltaE(predict(solid.reference, matrix, curve), solid.actual, &labCache)
+    }
+
+    static func deltaE(_ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8), _ labCache: inout LabCache) -> Double {
+        DeltaEFormula.cie94.difference(labCache.lab(r: p.r, g: p.g, b: p.b), labCache.lab(r: q.r, g: q.g, b: q.b))
+    }
+
+    /// The reference's solid colours, each with the colour the new image mostly has where it
+    /// lies, or nil when a pixel of either image is not opaque (colour management of
+    /// translucent pixels depends on what they are drawn over). A solid pixel shares its colour
+    /// with both neighbours along a row or a column; a colour counts when it has
+    /// ``minimumSolidPixels`` such pixels, and one new colour holds at least half of them (a
+    /// display profile moves every pixel of a colour alike; hinting moves only some).
+    static func solidColours(_ reference: RGBAImage, _ actual: RGBAImage) -> [SolidColour]? {
+        let (width, height) = (reference.width, reference.height)
+        guard width >= 3, height >= 3 else { return nil }
+        var counts: [UInt32: [UInt32: Int]] = [:]
+        let opaque: Bool = reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                for index in stride(from: 3, to: a.count, by: 4) where a[index] != 255 || b[index] != 255 { return false }
+                func key(_ p: UnsafeBufferPointer<UInt8>, _ k: Int) -> UInt32 {
+                    UInt32(p[k]) << 16 | UInt32(p[k + 1]) << 8 | UInt32(p[k + 2])
+                }
+                for y in 1..<(height - 1) {
+                    var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
+                    func flush() {
+                        guard run.pixels > 0 else { return }
+                        counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels
+                    }
+                    for x in 1..<(width - 1) {
+                        let k = (y * width + x) * 4
+                        let centre = key(a, k)
+                        guard (centre == key(a, k - 4) && centre == key(a, k + 4))
+                            || (centre == key(a, k - 4 * width) && centre == key(a, k + 4 * width))
+                        else { continue }
+                        let new = key(b, k)
+                        if centre != run.reference || new != run.actual {
+                            flush()
+                            run = (centre, new, 0)
+                        }
+                        run.pixels += 1
+                    }
+                    flush()
+                }
+                return true
+            }
+        }
+        guard opaque else { return nil }
+        func colour(_ key: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
+            (UInt8(key >> 16), UInt8((key >> 8) & 0xFF), UInt8(key & 0xFF))
+        }
+        return counts.sorted { $0.key < $1.key }.compactMap { key, news in
+            let pixels = news.values.reduce(0, +)
+            guard pixels >= minimumSolidPixels, let mode = news.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+                2 * mode.value >= pixels
+            else { return nil }
+            return SolidColour(reference: colour(key), actual: colour(mode.key), pixels: pixels)
+        }
+    }
+}
