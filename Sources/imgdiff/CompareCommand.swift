@@ -26,9 +26,11 @@ struct CompareCommand: ParsableCommand {
               ae          ImageMagick `compare -metric AE`; use --fuzz, not --threshold
               structural  only what render noise cannot explain: ΔE94 over T (default
                           2.3), anti-aliasing, and blends of the colours within
-                          --shift-radius (a 1-px or sub-pixel shift, other hinting)
-                          are left out; a cluster of 40+ pixels (8+ with ΔE 10+)
-                          fails; the JSON lists every cluster
+                          --shift-radius (a 1-px or sub-pixel shift, other hinting),
+                          a JPEG round trip and another display profile are left
+                          out; a cluster of 40+ pixels (8+ with ΔE 10+), or text or
+                          a shape whose colour moved one way, fails; the JSON lists
+                          every cluster
               ssim-cie94  Playwright's comparator: ΔE94 over T (default 1), unless
                           the SSIM of the 31x31 window around it says anti-aliasing
               fuzz, mae, mepp, mse, ncc, pae, psnr, rmse
