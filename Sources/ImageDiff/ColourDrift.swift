@@ -11,7 +11,7 @@ import RealModule
 /// image mostly has there.
 ///
 /// The drift is taken as colour management only when at least ``minimumMovedColours`` solid
-/// colours moved and one fit explains every solid colour within the noise threshold: a matrix
+/// colours moved, one of them beyond the noise threshold, and one fit explains every solid colour within the noise threshold: a matrix
 /// maps any two colours anywhere, but three or more only if they moved together, and a changed
 /// element is a colour that did not move with the rest. Then the reference is drawn through the
 /// fitted conversion before the structural comparison, which judges what the drift does not
@@ -79,7 +79,9 @@ struct ColourDrift {
         let moved = solids.filter { solid in
             Self.deltaE(solid.reference, solid.actual, &labCache) > Self.movedDeltaE
         }
-        guard moved.count >= Self.minimumMovedColours else { return nil }
+        guard moved.count >= Self.minimumMovedColours,
+            moved.contains(where: { Self.deltaE($0.reference, $0.actual, &labCache) > noiseDeltaE })
+        else { return nil }
         let fits = ToneCurve.allCases.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
         guard let best = fits.first(where: { fit in
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
@@ -92,14 +94,17 @@ struct ColourDrift {
     /// The reference as the fitted colour management draws it.
     func applied(to image: RGBAImage) -> RGBAImage {
         var pixels = image.pixels
-        var last: (key: UInt32, value: (UInt8, UInt8, UInt8)) = (.max, (0, 0, 0))
+        let slots = 1 << 14
+        var keys = [UInt32](repeating: .max, count: slots)
+        var values = [(r: UInt8, g: UInt8, b: UInt8)](repeating: (0, 0, 0), count: slots)
         for index in stride(from: 0, to: pixels.count, by: 4) {
             let key = UInt32(pixels[index]) << 16 | UInt32(pixels[index + 1]) << 8 | UInt32(pixels[index + 2])
-            if key != last.key {
-                let mapped = map((pixels[index], pixels[index + 1], pixels[index + 2]))
-                last = (key, (mapped.r, mapped.g, mapped.b))
+            let slot = Int((key &* 2_654_435_761) >> 18)
+            if keys[slot] != key {
+                keys[slot] = key
+                values[slot] = map((pixels[index], pixels[index + 1], pixels[index + 2]))
             }
-            (pixels[index], pixels[index + 1], pixels[index + 2]) = last.value
+            (pixels[index], pixels[index + 1], pixels[index + 2]) = values[slot]
         }
         return RGBAImage(width: image.width, height: image.height, pixels: pixels, hasAlpha: image.hasAlpha)
     }
@@ -178,40 +183,51 @@ struct ColourDrift {
     static func solidColours(_ reference: RGBAImage, _ actual: RGBAImage) -> [SolidColour]? {
         let (width, height) = (reference.width, reference.height)
         guard width >= 3, height >= 3 else { return nil }
-        var counts: [UInt32: [UInt32: Int]] = [:]
-        let opaque: Bool = reference.pixels.withUnsafeBufferPointer { a in
-            actual.pixels.withUnsafeBufferPointer { b in
-                for index in stride(from: 3, to: a.count, by: 4) where a[index] != 255 || b[index] != 255 { return false }
-                func key(_ p: UnsafeBufferPointer<UInt8>, _ k: Int) -> UInt32 {
-                    UInt32(p[k]) << 16 | UInt32(p[k + 1]) << 8 | UInt32(p[k + 2])
-                }
-                for y in 1..<(height - 1) {
-                    var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
-                    func flush() {
-                        guard run.pixels > 0 else { return }
-                        counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels
-                    }
-                    for x in 1..<(width - 1) {
-                        let k = (y * width + x) * 4
-                        let centre = key(a, k)
-                        guard (centre == key(a, k - 4) && centre == key(a, k + 4))
-                            || (centre == key(a, k - 4 * width) && centre == key(a, k + 4 * width))
-                        else { continue }
-                        let new = key(b, k)
-                        if centre != run.reference || new != run.actual {
-                            flush()
-                            run = (centre, new, 0)
-                        }
-                        run.pixels += 1
-                    }
-                    flush()
-                }
-                return true
+        let alpha = UInt32(0xFF) << 24
+        let opaque: Bool = reference.pixels.withUnsafeBytes { a in
+            actual.pixels.withUnsafeBytes { b in
+                let a = a.bindMemory(to: UInt32.self), b = b.bindMemory(to: UInt32.self)
+                if !reference.hasAlpha && !actual.hasAlpha { return true }
+                return !a.indices.contains { a[$0] & alpha != alpha || b[$0] & alpha != alpha }
             }
         }
         guard opaque else { return nil }
-        func colour(_ key: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
-            (UInt8(key >> 16), UInt8((key >> 8) & 0xFF), UInt8(key & 0xFF))
+        let bands = max(1, min(8, height / 128))
+        var bandCounts = [[UInt32: [UInt32: Int]]](repeating: [:], count: bands)
+        reference.pixels.withUnsafeBytes { a in
+            actual.pixels.withUnsafeBytes { b in
+                bandCounts.withUnsafeMutableBufferPointer { bandCounts in
+                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), bandCounts))
+                    RowBands.forEach(height: height - 2, bands: bands) { band, rows in
+                        let (a, b, bandCounts) = shared.value
+                        var counts: [UInt32: [UInt32: Int]] = [:]
+                        for y in rows.lazy.map({ $0 + 1 }) {
+                            var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
+                            for index in (y * width + 1)..<(y * width + width - 1) {
+                                let centre = a[index]
+                                guard (centre == a[index - 1] && centre == a[index + 1])
+                                    || (centre == a[index - width] && centre == a[index + width])
+                                else { continue }
+                                let new = b[index]
+                                if centre != run.reference || new != run.actual {
+                                    if run.pixels > 0 { counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels }
+                                    run = (centre, new, 0)
+                                }
+                                run.pixels += 1
+                            }
+                            if run.pixels > 0 { counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels }
+                        }
+                        bandCounts[band] = counts
+                    }
+                }
+            }
+        }
+        var counts: [UInt32: [UInt32: Int]] = [:]
+        for band in bandCounts {
+            for (key, news) in band { counts[key, default: [:]].merge(news, uniquingKeysWith: +) }
+        }
+        func colour(_ word: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
+            (UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16))
         }
         return counts.sorted { $0.key < $1.key }.compactMap { key, news in
             let pixels = news.values.reduce(0, +)

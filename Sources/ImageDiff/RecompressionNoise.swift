@@ -38,48 +38,25 @@ struct RecompressionNoise {
     init?(_ reference: RGBAImage, _ actual: RGBAImage) {
         let (width, height, side) = (reference.width, reference.height, Self.blockSide)
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
+        guard Self.carriesSignature(reference, actual) else { return nil }
         var lumaChange = [Double](repeating: 0, count: columns * rows)
-        var (textured, texturedDiffering, flatDiffering, differing, small) = (0, 0, 0, 0, 0)
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                for row in 0..<rows {
-                    for column in 0..<columns {
-                        let (left, top) = (column * side, row * side)
-                        let first = PixelDelta.rgbOverWhite(a, (top * width + left) * 4)
-                        var (flat, differs, change, count) = (true, false, 0.0, 0)
-                        for y in top..<min(height, top + side) {
-                            for x in left..<min(width, left + side) {
-                                let k = (y * width + x) * 4
-                                let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
-                                if before != first { flat = false }
-                                change += Self.luma(after) - Self.luma(before)
-                                count += 1
-                                let largest = max(
-                                    Self.distance(before.r, after.r), Self.distance(before.g, after.g),
-                                    Self.distance(before.b, after.b))
-                                guard largest > 0 else { continue }
-                                differs = true
-                                differing += 1
-                                if largest <= Self.smallDifference { small += 1 }
-                            }
-                        }
-                        lumaChange[row * columns + column] = change / Double(count)
-                        if !flat {
-                            textured += 1
-                            if differs { texturedDiffering += 1 }
-                        } else if differs {
-                            flatDiffering += 1
-                        }
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let k = (y * width + x) * 4
+                        lumaChange[(y / side) * columns + x / side] +=
+                            Self.luma(PixelDelta.rgbOverWhite(b, k)) - Self.luma(PixelDelta.rgbOverWhite(a, k))
                     }
                 }
             }
         }
-        guard textured >= Self.minimumTexturedBlocks,
-            Double(texturedDiffering) >= Self.texturedShare * Double(textured),
-            Double(flatDiffering) <= Self.flatShare * Double(columns * rows - textured),
-            Double(small) >= Self.smallShare * Double(differing)
-        else { return nil }
+        for block in lumaChange.indices {
+            let (column, row) = (block % columns, block / columns)
+            let pixels = (min(width, (column + 1) * side) - column * side) * (min(height, (row + 1) * side) - row * side)
+            lumaChange[block] /= Double(pixels)
+        }
         self.width = width
         self.columns = columns
         let kept = lumaChange.map { abs($0) <= Self.lumaTolerance }
@@ -89,6 +66,78 @@ struct RecompressionNoise {
                 (max(0, column - 1)...min(columns - 1, column + 1)).allSatisfy { kept[neighbourRow * columns + $0] }
             }
         }
+    }
+
+    /// Whether the pair carries recompression's signature (see ``RecompressionNoise``), read
+    /// from whole RGBA samples.
+    static func carriesSignature(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> Bool {
+        let (width, height, side) = (reference.width, reference.height, blockSide)
+        let blockRows = (height + side - 1) / side
+        let bands = bands > 0 ? bands : max(1, min(8, blockRows / 16))
+        var counts = [BlockCounts](repeating: BlockCounts(), count: bands)
+        reference.pixels.withUnsafeBytes { a in
+            actual.pixels.withUnsafeBytes { b in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), counts))
+                    RowBands.forEach(height: blockRows, bands: bands) { band, blockRowRange in
+                        let (a, b, counts) = shared.value
+                        var tally = BlockCounts()
+                        for top in blockRowRange.lazy.map({ $0 * side }) {
+                            for left in stride(from: 0, to: width, by: side) {
+                                let first = a[top * width + left]
+                                var (flat, differs) = (true, false)
+                                for y in top..<min(height, top + side) {
+                                    for x in left..<min(width, left + side) {
+                                        let (before, after) = (a[y * width + x], b[y * width + x])
+                                        if before != first { flat = false }
+                                        guard before != after else { continue }
+                                        differs = true
+                                        tally.differing += 1
+                                        if largestSampleDistance(before, after) <= smallDifference { tally.small += 1 }
+                                    }
+                                }
+                                tally.blocks += 1
+                                if !flat {
+                                    tally.textured += 1
+                                    if differs { tally.texturedDiffering += 1 }
+                                } else if differs {
+                                    tally.flatDiffering += 1
+                                }
+                            }
+                        }
+                        counts[band] = tally
+                    }
+                }
+            }
+        }
+        let total = counts.reduce(into: BlockCounts()) { $0.add($1) }
+        return total.textured >= minimumTexturedBlocks
+            && Double(total.texturedDiffering) >= texturedShare * Double(total.textured)
+            && Double(total.flatDiffering) <= flatShare * Double(total.blocks - total.textured)
+            && Double(total.small) >= smallShare * Double(total.differing)
+    }
+
+    /// What the signature reads off the blocks and their pixels.
+    struct BlockCounts {
+        var blocks = 0, textured = 0, texturedDiffering = 0, flatDiffering = 0, differing = 0, small = 0
+
+        mutating func add(_ other: BlockCounts) {
+            blocks += other.blocks
+            textured += other.textured
+            texturedDiffering += other.texturedDiffering
+            flatDiffering += other.flatDiffering
+            differing += other.differing
+            small += other.small
+        }
+    }
+
+    /// The largest difference between the four samples of two packed RGBA pixels.
+    static func largestSampleDistance(_ p: UInt32, _ q: UInt32) -> UInt8 {
+        var largest: UInt8 = 0
+        for shift in stride(from: 0, to: 32, by: 8) {
+            largest = max(largest, distance(UInt8(truncatingIfNeeded: p >> shift), UInt8(truncatingIfNeeded: q >> shift)))
+        }
+        return largest
     }
 
     /// `mask` less the pixels whose block kept its mean.
