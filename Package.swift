@@ -78,7 +78,8 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests", dependencies: ["ImageDiff", "ImageCodecs", "CMagickWand", "TestSupport"]),
         .testTarget(
-            name: "ImagePipelineTests", dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "SnapshotFiles", "TestSupport"]),
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "ImageCodecs", "ImageDiff", "SnapshotFiles", "ToleranceTuning", "TestSupport"]),
         .testTarget(
             name: "imgdiffCLITests",
             dependencies: [

@@ -3,8 +3,9 @@
 /// A JPEG encoder quantizes the cosine coefficients of each 8 × 8 block, and keeps the block's
 /// mean (its DC coefficient) the finest. Re-encoding therefore moves a little nearly every
 /// pixel of every textured block, but each block's mean lightness only by a few levels (the DC
-/// step, and ringing clipped at black and white). A changed element moves the means of the
-/// blocks it covers by more: a removed 1-px border of 35 levels moves its blocks by 4.4.
+/// step, and ringing clipped at black and white), and the means of its 2-pixel strips by a few
+/// more. A changed element moves the means of the blocks it covers by more: a removed 1-px
+/// border of 35 levels moves its blocks by 4.4 and one strip of each by 17.
 ///
 /// The pair is taken as recompressed only when it carries the signature: at least
 /// ``texturedShare`` of the reference's textured blocks differ, at most ``flatShare`` of its
@@ -17,6 +18,10 @@ struct RecompressionNoise {
     static let blockSide = 8
     /// How far, in levels of BT.601 luma, a block's mean may move under recompression.
     static let lumaTolerance = 4.0
+    /// How far the mean of a 2-pixel strip of a block (two rows, or two columns) may move: the
+    /// encoder keeps the low frequencies that such means are made of nearly as well, and a
+    /// removed 1-px line moves one strip by half its contrast.
+    static let stripTolerance = 8.0
     static let texturedShare = 0.95
     static let smallShare = 0.5
     /// A flat block is one colour, its cosine coefficients all but the mean zero: it survives
@@ -28,9 +33,9 @@ struct RecompressionNoise {
 
     let width: Int
     let columns: Int
-    /// Per block, row-major: whether its mean luma and those of the blocks around it stayed
-    /// within ``lumaTolerance`` (a change that straddles a block edge moves one side only a
-    /// little).
+    /// Per block, row-major: whether its mean luma (within ``lumaTolerance``) and its strip
+    /// means (within ``stripTolerance``), and those of the blocks around it, stayed (a change
+    /// that straddles a block edge moves one side only a little).
     let keepsMean: [Bool]
 
     /// The recompression model of the pair, or nil when the pair does not carry its signature.
@@ -39,27 +44,36 @@ struct RecompressionNoise {
         let (width, height, side) = (reference.width, reference.height, Self.blockSide)
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
         guard Self.carriesSignature(reference, actual) else { return nil }
+        // Per block: the mean luma change, and per 2-pixel strip along rows and along columns.
         var lumaChange = [Double](repeating: 0, count: columns * rows)
+        var strips = [Double](repeating: 0, count: columns * rows * 2 * (side / 2))
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
                 for y in 0..<height {
                     for x in 0..<width {
                         let k = (y * width + x) * 4
-                        lumaChange[(y / side) * columns + x / side] +=
-                            Self.luma(PixelDelta.rgbOverWhite(b, k)) - Self.luma(PixelDelta.rgbOverWhite(a, k))
+                        let change = Self.luma(PixelDelta.rgbOverWhite(b, k)) - Self.luma(PixelDelta.rgbOverWhite(a, k))
+                        let block = (y / side) * columns + x / side
+                        lumaChange[block] += change
+                        strips[block * side + (y % side) / 2] += change
+                        strips[block * side + side / 2 + (x % side) / 2] += change
                     }
                 }
             }
         }
+        var kept = [Bool](repeating: false, count: columns * rows)
         for block in lumaChange.indices {
             let (column, row) = (block % columns, block / columns)
-            let pixels = (min(width, (column + 1) * side) - column * side) * (min(height, (row + 1) * side) - row * side)
-            lumaChange[block] /= Double(pixels)
+            let (blockWidth, blockHeight) = (min(width, (column + 1) * side) - column * side, min(height, (row + 1) * side) - row * side)
+            let stripMeans = (0..<side).map { strip in
+                abs(strips[block * side + strip]) / Double(strip < side / 2 ? 2 * blockWidth : 2 * blockHeight)
+            }
+            kept[block] = abs(lumaChange[block]) / Double(blockWidth * blockHeight) <= Self.lumaTolerance
+                && stripMeans.allSatisfy { $0 <= Self.stripTolerance }
         }
         self.width = width
         self.columns = columns
-        let kept = lumaChange.map { abs($0) <= Self.lumaTolerance }
         keepsMean = kept.indices.map { block in
             let (column, row) = (block % columns, block / columns)
             return (max(0, row - 1)...min(rows - 1, row + 1)).allSatisfy { neighbourRow in
