@@ -11,44 +11,34 @@ import RealModule
 /// image mostly has there.
 ///
 /// The drift is taken as colour management only when at least ``minimumMovedColours`` solid
-/// colours moved, one of them beyond the noise threshold, and one fit explains every solid colour within the noise threshold: a matrix
-/// maps any two colours anywhere, but three or more only if they moved together, and a changed
-/// element is a colour that did not move with the rest. Then the reference is drawn through the
-/// fitted conversion before the structural comparison, which judges what the drift does not
-/// explain. A pair with a changed solid colour under another profile is not explained at all,
-/// and fails.
+/// colours moved, one of them beyond the noise threshold, and one fit explains every solid
+/// colour within the noise threshold: a matrix maps any two colours anywhere, but three or more
+/// only if they moved together, and a changed element is a colour that did not move with the
+/// rest. Then the reference is drawn through the fitted conversion before the structural
+/// comparison, which judges what the drift does not explain. A pair with a changed solid colour
+/// under another profile is not explained at all, and fails.
 struct ColourDrift {
     /// A tone curve: 8-bit code value to linear light and back.
-    enum ToneCurve: CaseIterable {
+    enum ToneCurve {
         case sRGB
-        case gamma18
-        case gamma20
-        case gamma22
-        case gamma24
+        case power(Double)
 
-        var exponent: Double {
-            switch self {
-            case .sRGB: return 2.4
-            case .gamma18: return 1.8
-            case .gamma20: return 2.0
-            case .gamma22: return 2.2
-            case .gamma24: return 2.4
-            }
-        }
+        /// The curves tried: sRGB's, and the plain powers displays are calibrated to.
+        static let candidates: [ToneCurve] = [.sRGB, .power(1.8), .power(2.0), .power(2.2), .power(2.4)]
 
         func linear(_ value: UInt8) -> Double {
-            let c = Double(value) / 255
-            if case .sRGB = self { return c <= 0.04045 ? c / 12.92 : Double.pow((c + 0.055) / 1.055, 2.4) }
-            return Double.pow(c, exponent)
+            switch self {
+            case .sRGB: return SRGB.linear[Int(value)]
+            case .power(let exponent): return Double.pow(Double(value) / 255, exponent)
+            }
         }
 
         func encoded(_ linear: Double) -> UInt8 {
             let l = min(max(linear, 0), 1)
             let c: Double
-            if case .sRGB = self {
-                c = l <= 0.0031308 ? l * 12.92 : 1.055 * Double.pow(l, 1 / 2.4) - 0.055
-            } else {
-                c = Double.pow(l, 1 / exponent)
+            switch self {
+            case .sRGB: c = l <= 0.0031308 ? l * 12.92 : 1.055 * Double.pow(l, 1 / 2.4) - 0.055
+            case .power(let exponent): c = Double.pow(l, 1 / exponent)
             }
             return UInt8(min(max((c * 255).rounded(), 0), 255))
         }
@@ -73,16 +63,16 @@ struct ColourDrift {
 
     /// The drift between two opaque images of one size, or nil when the pair shows none that
     /// colour management explains within `noiseDeltaE`.
-    init?(_ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double) {
-        guard let solids = Self.solidColours(reference, actual) else { return nil }
+    init?(_ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double, bands: Int = 0) {
+        guard let solids = Self.solidColours(reference, actual, bands: bands) else { return nil }
         var labCache = LabCache()
         let moved = solids.filter { solid in
-            Self.deltaE(solid.reference, solid.actual, &labCache) > Self.movedDeltaE
+            labCache.cie94(solid.reference, solid.actual) > Self.movedDeltaE
         }
         guard moved.count >= Self.minimumMovedColours,
-            moved.contains(where: { Self.deltaE($0.reference, $0.actual, &labCache) > noiseDeltaE })
+            moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE })
         else { return nil }
-        let fits = ToneCurve.allCases.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
+        let fits = ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
         guard let best = fits.first(where: { fit in
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         })
@@ -167,11 +157,7 @@ struct ColourDrift {
     }
 
     static func residual(_ solid: SolidColour, _ matrix: [Double], _ curve: ToneCurve, _ labCache: inout LabCache) -> Double {
-        deltaE(predict(solid.reference, matrix, curve), solid.actual, &labCache)
-    }
-
-    static func deltaE(_ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8), _ labCache: inout LabCache) -> Double {
-        DeltaEFormula.cie94.difference(labCache.lab(r: p.r, g: p.g, b: p.b), labCache.lab(r: q.r, g: q.g, b: q.b))
+        labCache.cie94(predict(solid.reference, matrix, curve), solid.actual)
     }
 
     /// The reference's solid colours, each with the colour the new image mostly has where it
@@ -180,7 +166,7 @@ struct ColourDrift {
     /// with both neighbours along a row or a column; a colour counts when it has
     /// ``minimumSolidPixels`` such pixels, and one new colour holds at least half of them (a
     /// display profile moves every pixel of a colour alike; hinting moves only some).
-    static func solidColours(_ reference: RGBAImage, _ actual: RGBAImage) -> [SolidColour]? {
+    static func solidColours(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> [SolidColour]? {
         let (width, height) = (reference.width, reference.height)
         guard width >= 3, height >= 3 else { return nil }
         let alpha = UInt32(0xFF) << 24
@@ -192,7 +178,7 @@ struct ColourDrift {
             }
         }
         guard opaque else { return nil }
-        let bands = max(1, min(8, height / 128))
+        let bands = RowBands.count(height: height, requested: bands)
         var bandCounts = [[UInt32: [UInt32: Int]]](repeating: [:], count: bands)
         reference.pixels.withUnsafeBytes { a in
             actual.pixels.withUnsafeBytes { b in

@@ -377,6 +377,11 @@ struct LabCache {
         values[slot] = color
         return color
     }
+
+    /// ΔE94 from the 8-bit sRGB colour `reference` to `sample`.
+    mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Double {
+        DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
+    }
 }
 
 /// A small direct-mapped cache of ΔE by colour pair: the same pairs recur along every edge of

@@ -10,9 +10,9 @@
 /// The pair is taken as recompressed only when it carries the signature: at least
 /// ``texturedShare`` of the reference's textured blocks differ, at most ``flatShare`` of its
 /// flat blocks do, and at least ``smallShare`` of the differing pixels differ by at most
-/// ``smallDifference`` levels. Other render noise
-/// (hinting, LCD text, colour profiles) differs in larger steps or in fewer blocks, and dither
-/// or jitter changes flat blocks too, so a pair rendered twice is never judged by block means.
+/// ``smallDifference`` levels. Other render noise (hinting, LCD text, colour profiles) differs
+/// in larger steps or in fewer blocks, and dither or jitter changes flat blocks too, so a pair
+/// rendered twice is never judged by block means.
 struct RecompressionNoise {
     /// The side of the blocks a JPEG encoder quantizes.
     static let blockSide = 8
@@ -40,10 +40,10 @@ struct RecompressionNoise {
 
     /// The recompression model of the pair, or nil when the pair does not carry its signature.
     /// Both images have the same size.
-    init?(_ reference: RGBAImage, _ actual: RGBAImage) {
+    init?(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) {
         let (width, height, side) = (reference.width, reference.height, Self.blockSide)
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
-        guard Self.carriesSignature(reference, actual) else { return nil }
+        guard Self.carriesSignature(reference, actual, bands: bands) else { return nil }
         // Per block: the mean luma change, and per 2-pixel strip along rows and along columns.
         var lumaChange = [Double](repeating: 0, count: columns * rows)
         var strips = [Double](repeating: 0, count: columns * rows * 2 * (side / 2))
@@ -87,7 +87,7 @@ struct RecompressionNoise {
     static func carriesSignature(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> Bool {
         let (width, height, side) = (reference.width, reference.height, blockSide)
         let blockRows = (height + side - 1) / side
-        let bands = bands > 0 ? bands : max(1, min(8, blockRows / 16))
+        let bands = RowBands.count(height: height, requested: bands)
         var counts = [BlockCounts](repeating: BlockCounts(), count: bands)
         reference.pixels.withUnsafeBytes { a in
             actual.pixels.withUnsafeBytes { b in

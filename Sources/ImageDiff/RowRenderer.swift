@@ -62,6 +62,12 @@ package enum RowBands {
         }
     }
 
+    /// The bands a whole-image pass asked for (`requested`, as ``ComparisonOptions/bands``), or
+    /// one per 128 rows, at most 8.
+    package static func count(height: Int, requested: Int) -> Int {
+        requested > 0 ? requested : max(1, min(8, height / 128))
+    }
+
     /// Runs `body` for each band, on the calling thread when there is one band.
     package static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let bands = max(1, min(bands, height))

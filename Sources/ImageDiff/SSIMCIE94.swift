@@ -53,7 +53,7 @@ enum SSIMCIE94 {
     /// The bands asked for, or one per 128 rows, at most 8: each band builds its window sums
     /// over 31 rows before its first.
     static func bandCount(_ options: ComparisonOptions, _ image: RGBAImage) -> Int {
-        options.bands > 0 ? options.bands : max(1, min(8, image.height / 128))
+        RowBands.count(height: image.height, requested: options.bands)
     }
 
     /// The row-major indices of the pixels Playwright's comparator counts, in order, judged in

@@ -153,11 +153,12 @@ package enum StructuralComparison {
             result.mask = options.collectsMask ? result.mask?.counted : nil
             return .counted(result)
         }
+        let differs = result.differentPixels > 0
+        let recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
         // Recompression moves solid colours a little too (chroma subsampling): those moves are the
         // encoder's, not a display profile's.
-        let recompression = result.differentPixels > 0 ? RecompressionNoise(reference, actual) : nil
-        if result.differentPixels > 0, recompression == nil,
-            let drift = ColourDrift(reference, actual, noiseDeltaE: rule.noiseDeltaE)
+        if differs, recompression == nil,
+            let drift = ColourDrift(reference, actual, noiseDeltaE: rule.noiseDeltaE, bands: options.bands)
         {
             reference = drift.applied(to: reference)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
@@ -382,7 +383,7 @@ package enum StructuralComparison {
         guard rule.shiftRadius > 0 else { return candidates }
         var remaining = candidates
         let width = candidates.width, height = candidates.height
-        let bands = bands > 0 ? bands : max(1, min(8, height / 128))
+        let bands = RowBands.count(height: height, requested: bands)
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 remaining.withUnsafeMutableBytes { bits in
@@ -436,12 +437,10 @@ package enum StructuralComparison {
             }
         }
         guard !flatA, !flatB else { return false }
-        func mean(_ sum: SIMD3<Int>) -> (UInt8, UInt8, UInt8) {
+        func mean(_ sum: SIMD3<Int>) -> (r: UInt8, g: UInt8, b: UInt8) {
             (UInt8((sum.x + count / 2) / count), UInt8((sum.y + count / 2) / count), UInt8((sum.z + count / 2) / count))
         }
-        let (meanA, meanB) = (mean(sumA), mean(sumB))
-        return DeltaEFormula.cie94.difference(
-            labCache.lab(r: meanA.0, g: meanA.1, b: meanA.2), labCache.lab(r: meanB.0, g: meanB.1, b: meanB.2)) <= noiseDeltaE
+        return labCache.cie94(mean(sumA), mean(sumB)) <= noiseDeltaE
     }
 
     /// Whether the pixel of `image` at (x, y) lies within `noiseDeltaE` (CIE94) of the colours
@@ -469,8 +468,7 @@ package enum StructuralComparison {
         let pixel = PixelDelta.rgbOverWhite(image, (y * width + x) * 4)
         let clamped = (r: min(max(pixel.r, low.r), high.r), g: min(max(pixel.g, low.g), high.g), b: min(max(pixel.b, low.b), high.b))
         if clamped == pixel { return true }
-        return DeltaEFormula.cie94.difference(
-            labCache.lab(r: pixel.r, g: pixel.g, b: pixel.b), labCache.lab(r: clamped.r, g: clamped.g, b: clamped.b)) <= noiseDeltaE
+        return labCache.cie94(pixel, clamped) <= noiseDeltaE
     }
 
     /// Differing pixels this close (in rows and columns) belong to one cluster: the strokes of
