@@ -61,6 +61,7 @@ package enum PNGWriter {
         let start = max(0, rows.lowerBound - 1)
         let rowBytes = width * 4
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (rows.upperBound - start) * rowBytes))
+        buffer.initialize(repeating: 0, count: max(1, (rows.upperBound - start) * rowBytes))
         defer { buffer.deallocate() }
         render(start..<rows.upperBound, buffer)
         return deflate(buffer, format, width: width, rows: rows, firstRowInBuffer: rows.lowerBound - start, level: level, final: final)
@@ -170,6 +171,7 @@ package enum PNGWriter {
             guard let deflater = cic_png_deflater_new(format, UInt32(width), UInt32(maxRows), Int32(level)) else { return nil }
             self.deflater = deflater
             rendered = .allocate(capacity: (maxRows + 1) * width * 4)
+            rendered.initialize(repeating: 0, count: (maxRows + 1) * width * 4)
             self.width = width
             self.maxRows = maxRows
         }

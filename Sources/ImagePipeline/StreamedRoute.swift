@@ -70,8 +70,11 @@ enum StreamedRoute {
         let prefixRows = 2 * context
         let slotRows = prefixRows + band
         let slots = (0..<2).map { _ in
-            [UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes),
-             UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes)]
+            (0..<2).map { _ in
+                let slot = UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes)
+                slot.initialize(repeating: 0, count: slotRows * rowBytes)
+                return slot
+            }
         }
         defer { slots.joined().forEach { $0.deallocate() } }
         // The first row of each slot's band (its prefix sits just above).
