@@ -85,10 +85,13 @@ final class ShardTests: XCTestCase {
         }
         let actualImage = try ImageDecoder.decode([UInt8](actual), name: "merged " + message)
         let expectedImage = try ImageDecoder.decode([UInt8](expected), name: "unsharded " + message)
+        let differing = zip(actualImage.pixels, expectedImage.pixels).enumerated().filter { $0.element.0 != $0.element.1 }
         XCTAssertTrue(
             actualImage.width == expectedImage.width && actualImage.height == expectedImage.height
-                && actualImage.pixels == expectedImage.pixels && actualImage.hasAlpha == expectedImage.hasAlpha,
-            "\(message): the merged report's image has other pixels than the unsharded one's")
+                && actualImage.pixels.count == expectedImage.pixels.count && differing.isEmpty
+                && actualImage.hasAlpha == expectedImage.hasAlpha,
+            "\(message): the merged report's image has other pixels than the unsharded one's: "
+                + "\(differing.count) samples differ, the first at sample \(differing.first?.offset ?? -1)")
         print("ShardTests: \(message) encoded to \(actual.count) bytes, not \(expected.count), with the same pixels")
     }
 
