@@ -12,7 +12,10 @@
 ///   mean lightness (``RecompressionNoise``).
 /// When the page's solid colours moved together as colour management moves them (another
 /// display profile), the reference is first drawn through the fitted conversion
-/// (``ColourDrift``), and the rest is judged against that.
+/// (``ColourDrift``), and the rest is judged against that. When one image drew its text with
+/// LCD anti-aliasing and the other in grayscale, the LCD image is first redrawn in grayscale
+/// (``SubpixelText``); a 5 × 3 neighbourhood's mean then also explains a pixel, as LCD
+/// filtering spreads a stem's ink sideways.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
@@ -140,13 +143,20 @@ package enum StructuralComparison {
         }
     }
 
-    static func findings(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, options: ComparisonOptions) -> Findings {
+    /// The comparison that finds the candidates: every pixel beyond the rule's noise threshold
+    /// is marked, the anti-aliased ones too (to be told apart in the mask).
+    static func candidateOptions(rule: StructuralRule, options: ComparisonOptions) -> ComparisonOptions {
         var candidateOptions = options
         candidateOptions.metric = .deltaE(.cie94, threshold: rule.noiseDeltaE)
         candidateOptions.ignoreAntialiasing = true
         candidateOptions.collectsMask = true
         candidateOptions.marksAntialiasedPixels = true
-        var reference = reference
+        return candidateOptions
+    }
+
+    static func findings(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, options: ComparisonOptions) -> Findings {
+        let candidateOptions = candidateOptions(rule: rule, options: options)
+        var (reference, actual) = (reference, actual)
         var result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
         result.metric = .structural(rule)
         guard !result.sizeDiffers else {
@@ -164,12 +174,20 @@ package enum StructuralComparison {
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             result.metric = .structural(rule)
         }
+        var subpixelText: SubpixelText?
+        if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked) {
+            subpixelText = text
+            (reference, actual) = text.grayscaled(reference, actual)
+            result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
+            result.metric = .structural(rule)
+        }
         guard var marked = result.mask else { return .counted(result) }
         if let recompression {
             marked = recompression.removingExplained(from: marked)
         }
-        let coherent = coherentChanges(in: marked, reference, actual, rule: rule)
-        let unexplained = withoutNeighbourhoodBlends(marked.counted, reference, actual, rule: rule, bands: options.bands)
+        let coherent = coherentChanges(in: marked, reference, actual, rule: rule, subpixelText: subpixelText != nil)
+        let unexplained = withoutNeighbourhoodBlends(
+            marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: subpixelText != nil)
         let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
         return .clustered(Clusters(
             candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,
@@ -230,9 +248,11 @@ package enum StructuralComparison {
     /// and lose (CIE L*, over white), at least ``coherence`` goes one way, and their solid
     /// pixels moved (``movesEndpoint``). Pixels in ``coherentTile`` × ``coherentTile`` tiles
     /// that touch, sides or corners, form one group: about the gap between the glyphs of
-    /// interface text. Each returned group fails, with its pixels.
+    /// interface text. With `subpixelText` (a pair redrawn from LCD text, whose ink moves both
+    /// ways), a group whose ink or background changed lightness (``movesInk``) is coherent too.
+    /// Each returned group fails, with its pixels.
     static func coherentChanges(
-        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
@@ -272,8 +292,9 @@ package enum StructuralComparison {
                     }
                 }
             }
-            guard group.pixels >= rule.minimumClusterPixels, group.total > 0, abs(group.net) >= coherence * group.total,
-                movesEndpoint(of: group.box, reference, actual, rule: rule, labCache: &labCache)
+            guard group.pixels >= rule.minimumClusterPixels, group.total > 0,
+                (abs(group.net) >= coherence * group.total && movesEndpoint(of: group.box, reference, actual, rule: rule, labCache: &labCache))
+                    || (subpixelText && movesInk(of: group.box, reference, actual, rule: rule, labCache: &labCache))
             else { continue }
             var pixels: [Int] = []
             var maxDeltaE = 0.0
@@ -333,6 +354,33 @@ package enum StructuralComparison {
     /// change rather than ink moved about.
     static let coherence = 0.9
 
+    /// Whether the darkest or the lightest lightness (CIE L*) of `box` differs between the
+    /// images by more than the noise threshold, wherever it lies: the ink and the background an
+    /// element is drawn with. LCD text moves its ink a third of a pixel aside and tints its
+    /// edges, so which pixels are darkest changes, and the darkest may take a faint tint, but
+    /// its lightness stays the ink's.
+    static func movesInk(
+        of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
+    ) -> Bool {
+        func extremes(_ image: RGBAImage) -> (darkest: LabColor, lightest: LabColor) {
+            image.pixels.withUnsafeBufferPointer { pixels in
+                var darkest = LabColor(l: .infinity, a: 0, b: 0), lightest = LabColor(l: -.infinity, a: 0, b: 0)
+                guard let base = pixels.baseAddress else { return (darkest, lightest) }
+                for y in box.minY...box.maxY {
+                    for x in box.minX...box.maxX {
+                        let c = PixelDelta.rgbOverWhite(base, (y * image.width + x) * 4)
+                        let lab = labCache.lab(r: c.r, g: c.g, b: c.b)
+                        if lab.l < darkest.l { darkest = lab }
+                        if lab.l > lightest.l { lightest = lab }
+                    }
+                }
+                return (darkest, lightest)
+            }
+        }
+        let (before, after) = (extremes(reference), extremes(actual))
+        return abs(before.darkest.l - after.darkest.l) > rule.noiseDeltaE || abs(before.lightest.l - after.lightest.l) > rule.noiseDeltaE
+    }
+
     /// Whether the element's own colour changed, not only its edges: among the reference
     /// pixels of `box`, those at the darkest or at the lightest lightness (within one L*) mostly
     /// differ by more than the noise threshold. A new colour moves the solid pixels of the
@@ -376,9 +424,11 @@ package enum StructuralComparison {
     }
 
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see
-    /// ``isNeighbourhoodBlend``), in both directions.
+    /// ``isNeighbourhoodBlend``), in both directions, or a kept local mean (``keepsLocalMean``;
+    /// with `subpixelText`, over 5 × 3 pixels as well).
     static func withoutNeighbourhoodBlends(
-        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
+        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
+        subpixelText: Bool = false
     ) -> DifferenceMask {
         guard rule.shiftRadius > 0 else { return candidates }
         var remaining = candidates
@@ -398,6 +448,8 @@ package enum StructuralComparison {
                                 if (isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
                                     && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
                                     || keepsLocalMean(a, b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
+                                    || (subpixelText
+                                        && keepsLocalMean(a, b, geometry, reach: (2, 1), noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
                                 {
                                     bits[y * width + x] = 0
                                 }
@@ -415,18 +467,19 @@ package enum StructuralComparison {
     /// one flat colour: the change only moves colour about near an edge, as a blur, ringing or
     /// a sub-pixel move of a thin line does (JPEG smears a 1-px line over three; the ink stays).
     /// A change on flat colour, or the edge of a patch laid on it, is never explained so.
+    /// `reach` widens the neighbourhood: (2, 1) is 5 × 3.
     static func keepsLocalMean(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>,
-        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), noiseDeltaE: Double,
-        labCache: inout LabCache
+        _ geometry: (x: Int, y: Int, width: Int, height: Int, radius: Int), reach: (x: Int, y: Int) = (1, 1),
+        noiseDeltaE: Double, labCache: inout LabCache
     ) -> Bool {
         let (x, y, width, height, _) = geometry
         var sumA = SIMD3<Int>(), sumB = SIMD3<Int>(), count = 0
         var (flatA, flatB) = (true, true)
         let centre = (y * width + x) * 4
         let (firstA, firstB) = (PixelDelta.rgbOverWhite(a, centre), PixelDelta.rgbOverWhite(b, centre))
-        for ny in max(0, y - 1)...min(height - 1, y + 1) {
-            for nx in max(0, x - 1)...min(width - 1, x + 1) {
+        for ny in max(0, y - reach.y)...min(height - 1, y + reach.y) {
+            for nx in max(0, x - reach.x)...min(width - 1, x + reach.x) {
                 let k = (ny * width + nx) * 4
                 let ca = PixelDelta.rgbOverWhite(a, k), cb = PixelDelta.rgbOverWhite(b, k)
                 if ca != firstA { flatA = false }

@@ -145,24 +145,34 @@ final class StructuralComparisonTests: XCTestCase {
 
     /// A word of eight anti-aliased ring-shaped glyphs on white, their coverage sampled 4 × 4
     /// and raised to `gamma` (other text gamma, as another machine's rasterizer applies it).
-    func word(ink: UInt8, gamma: Double = 1) -> RGBAImage {
+    /// With `lcd`, each pixel's red, green and blue stripes (thirds of the pixel, left to
+    /// right) are covered apart, as LCD anti-aliasing draws text.
+    func word(ink: UInt8, gamma: Double = 1, lcd: Bool = false) -> RGBAImage {
         var image = RGBAImage(width: 96, height: 24, filledWith: RGBA(255, 255, 255))
         for glyph in 0..<8 {
             let (centreX, centreY) = (8.0 + Double(glyph) * 10.3, 12.0)
             for y in 4..<20 {
                 for x in max(0, Int(centreX) - 7)..<min(96, Int(centreX) + 8) {
-                    var covered = 0
-                    for sy in 0..<4 {
-                        for sx in 0..<4 {
-                            let dx = Double(x) + (Double(sx) + 0.5) / 4 - centreX
-                            let dy = Double(y) + (Double(sy) + 0.5) / 4 - centreY
-                            let distance = (dx * dx + dy * dy).squareRoot()
-                            if distance >= 3.2 && distance <= 5.4 { covered += 1 }
+                    /// The coverage of the columns `from`..<`to` (in sixths of the pixel).
+                    func coverage(_ from: Int, _ to: Int) -> Double {
+                        var covered = 0
+                        for sy in 0..<4 {
+                            for sx in from..<to {
+                                let dx = Double(x) + (Double(sx) + 0.5) / 6 - centreX
+                                let dy = Double(y) + (Double(sy) + 0.5) / 4 - centreY
+                                let distance = (dx * dx + dy * dy).squareRoot()
+                                if distance >= 3.2 && distance <= 5.4 { covered += 1 }
+                            }
                         }
+                        return pow(Double(covered) / Double(4 * (to - from)), gamma)
                     }
-                    let coverage = pow(Double(covered) / 16, gamma)
-                    let level = UInt8((255 - (255 - Double(ink)) * coverage).rounded())
-                    image[x, y] = RGBA(level, level, level)
+                    func level(_ coverage: Double) -> UInt8 { UInt8((255 - (255 - Double(ink)) * coverage).rounded()) }
+                    if lcd {
+                        image[x, y] = RGBA(level(coverage(0, 2)), level(coverage(2, 4)), level(coverage(4, 6)))
+                    } else {
+                        let gray = level(coverage(0, 6))
+                        image[x, y] = RGBA(gray, gray, gray)
+                    }
                 }
             }
         }
@@ -188,6 +198,45 @@ final class StructuralComparisonTests: XCTestCase {
             compare(reference, otherGamma, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels, 50)
         let result = compare(reference, otherGamma, options: structural)
         XCTAssertTrue(result.match, "\(result.clusters ?? [])")
+    }
+
+    // MARK: LCD text against grayscale text
+
+    func subpixelText(_ reference: RGBAImage, _ actual: RGBAImage) -> SubpixelText? {
+        let options = StructuralComparison.candidateOptions(rule: StructuralRule(), options: ComparisonOptions())
+        guard let marked = compare(reference, actual, options: options).mask else { return nil }
+        return SubpixelText(reference, actual, marked: marked)
+    }
+
+    /// The same word drawn with LCD anti-aliasing: coloured fringes, warm on one side of each
+    /// stroke and cool on the other, that no blend of the gray pixels around explains.
+    func testLCDTextIsRenderNoise() {
+        let reference = word(ink: 0x33), lcd = word(ink: 0x33, lcd: true)
+        XCTAssertGreaterThan(
+            compare(reference, lcd, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels, 100)
+        XCTAssertEqual(subpixelText(reference, lcd)?.actualIsLCD, true)
+        XCTAssertEqual(subpixelText(lcd, reference)?.actualIsLCD, false)
+        XCTAssertTrue(compare(reference, lcd, options: structural).match)
+        XCTAssertTrue(compare(lcd, reference, options: structural).match)
+    }
+
+    /// #333 to #444 drawn with LCD anti-aliasing: the ink moved, which the LCD model never
+    /// explains.
+    func testTextOneStepLighterUnderLCDTextFails() {
+        let reference = word(ink: 0x33), lighter = word(ink: 0x44, lcd: true)
+        XCTAssertTrue(subpixelText(reference, lighter) != nil)
+        let result = compare(reference, lighter, options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
+    }
+
+    /// A blue badge added beside gray text tints its pixels one way only: no LCD signature.
+    func testOneHueAddedIsNeverTakenForLCDText() {
+        let reference = word(ink: 0x33)
+        var badged = reference
+        for y in 2..<22 { for x in 40..<60 { badged[x, y] = RGBA(60, 110, 220) } }
+        XCTAssertTrue(subpixelText(reference, badged) == nil)
+        XCTAssertFalse(compare(reference, badged, options: structural).match)
     }
 
     /// The page with a blue button, drawn as a display whose tone curve is a plain 1.8 power

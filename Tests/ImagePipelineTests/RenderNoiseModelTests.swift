@@ -9,7 +9,9 @@ import ToleranceTuning
 /// JPEG round trips of a page carry the recompression signature and pass, and a change under
 /// the same round trip still fails; pairs rendered twice never carry the signature. Pages drawn
 /// for another display profile are explained as colour-management drift and pass, a change
-/// under the profile still fails, and a changed colour is never taken for a drift.
+/// under the profile still fails, and a changed colour is never taken for a drift. Text drawn
+/// with LCD anti-aliasing carries its own signature and passes; changes and canaries under it
+/// fail.
 final class RenderNoiseModelTests: XCTestCase {
     let structural = ComparisonOptions(metric: .structural(StructuralRule()))
 
@@ -90,6 +92,62 @@ final class RenderNoiseModelTests: XCTestCase {
         for name in ["table--text-colour+generic-rgb", "cards--border-removed+display-p3", "chart--bar-colour+display-p3"] {
             let (reference, actual) = try pair("changes", name)
             XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+    }
+
+    func subpixelText(_ reference: RGBAImage, _ actual: RGBAImage) -> SubpixelText? {
+        let options = StructuralComparison.candidateOptions(rule: StructuralRule(), options: ComparisonOptions())
+        guard let marked = compare(reference, actual, options: options).mask else { return nil }
+        return SubpixelText(reference, actual, marked: marked)
+    }
+
+    func testLCDTextCarriesTheSignatureAndPasses() throws {
+        for name in ["article--lcd-text", "cards--lcd-text", "settings--lcd-text", "toolbar--lcd-text"] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertEqual(subpixelText(reference, actual)?.actualIsLCD, true, name)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertTrue(result.match, "\(name): \(result.differentPixels) pixels counted")
+        }
+    }
+
+    func testChangesUnderLCDTextStillFail() throws {
+        for name in ["settings--text-colour+lcd-text", "toolbar--button-colour+lcd-text"] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertTrue(subpixelText(reference, actual) != nil, name)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+    }
+
+    /// The LCD model hides no change: each must-fail canary `imgdiff tune` paints into an LCD
+    /// render fails whenever it fails painted into the reference itself. (One does not: on the
+    /// settings page the 1-px divider removed is ΔE 9.8 over 30 px, under the default rule's
+    /// 40 px, or 8 px of ΔE 10; `imgdiff tune` keeps it a canary.)
+    func testCanariesUnderLCDTextFailAsWithoutIt() throws {
+        var failing = 0
+        for name in ["article--lcd-text", "cards--lcd-text", "settings--lcd-text", "toolbar--lcd-text"] {
+            let (reference, actual) = try pair("noise", name)
+            let plain = Dictionary(uniqueKeysWithValues: Canaries.make(reference: reference, actual: reference).map { ($0.kind, $0.image) })
+            for (kind, image) in Canaries.make(reference: reference, actual: actual) {
+                guard let plainImage = plain[kind], !compare(reference, plainImage, options: structural).match else { continue }
+                failing += 1
+                XCTAssertFalse(compare(reference, image, options: structural).match, "\(name) + \(kind.rawValue)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(failing, 12, "canaries that fail without LCD text")
+    }
+
+    /// Other renders, and icons of one hue removed over gray, never carry the LCD signature.
+    func testOtherRendersNeverCarryTheLCDSignature() throws {
+        for name in [
+            "article--hinting-full", "article--no-subpixel-pos", "login--swiftshader", "cards--display-p3",
+            "chart--generic-rgb", "toolbar--hinting-medium", "login--other-machine",
+        ] {
+            let (reference, actual) = try pair("noise", name)
+            XCTAssertTrue(subpixelText(reference, actual) == nil, name)
+        }
+        for name in ["chart--icon-removed", "settings--icon-removed", "settings--text-colour", "login--button-colour"] {
+            let (reference, actual) = try pair("changes", name)
+            XCTAssertTrue(subpixelText(reference, actual) == nil, name)
         }
     }
 
