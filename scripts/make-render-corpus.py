@@ -47,7 +47,12 @@ PNGs are decoded and re-encoded here (8-bit RGB, no ancillary chunks), so the fi
 pixels. Rerunning rewrites the same bytes with the same Chromium, fonts and fontconfig; README.md
 records the versions and a table of every pair (max channel delta, differing pixels).
 
+With --under NOISE it writes instead every page under that one noise (noise/) and every change
+with the new side under it (changes/), no probes: the check of one noise model across all pages
+(Fixtures/render-lcd is `--under lcd-text --out Fixtures/render-lcd`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
+       scripts/make-render-corpus.py --under NOISE --out DIR
 """
 import argparse
 import os
@@ -486,7 +491,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "Fixtures", "render"))
     parser.add_argument("--no-probes", action="store_true", help="skip the probe renders of README.md")
+    parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     args = parser.parse_args()
+    if args.under and args.out == os.path.join(ROOT, "Fixtures", "render"):
+        parser.error("--under writes another corpus: give --out")
     out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
@@ -512,11 +520,18 @@ def main():
             again = renderer.render(document(PAGES[page]))
             if base.rgb != again.rgb:
                 raise RuntimeError(f"{page}: two default renders differ; the corpus would not be deterministic")
-            for noise in NOISE_PAIRS[page]:
+            for noise in [args.under] if args.under else NOISE_PAIRS[page]:
                 save("noise", f"{page}--{noise}.png", base, renderer.render(document(PAGES[page]), noise),
                      "pass", NOISES[noise][0])
             for name, change, old, new, noise in CHANGES:
                 if name != page:
+                    continue
+                if args.under:
+                    html = document(edited(page, old, new))
+                    what = f"`{old.strip()}` -> `{new.strip()}`"
+                    if difference(base, renderer.render(html))[0]:
+                        save("changes", f"{page}--{change}+{args.under}.png", base, renderer.render(html, args.under),
+                             "fail", f"{what}, new side also {NOISES[args.under][0]}")
                     continue
                 html = document(edited(page, old, new))
                 what = f"`{old.strip()}` -> `{new.strip()}`"
@@ -524,45 +539,63 @@ def main():
                     continue  # the edit changes nothing: no +NOISE variant either
                 save("changes", f"{page}--{change}+{noise}.png", base, renderer.render(html, noise), "fail",
                      f"{what}, new side also {NOISES[noise][0]}")
-            if not args.no_probes:
+            if not args.no_probes and not args.under:
                 for flags in PROBES:
                     pixels, delta = difference(base, renderer.screenshot(document(PAGES[page]), flags))
                     probes.setdefault(" ".join(flags), []).append((page, pixels, delta))
 
     chromium = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip()
-    write_readme(out, chromium, rows, dropped, probes)
+    write_readme(out, chromium, rows, dropped, probes, under=args.under)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
     print(f"wrote {out}: {len(rows['noise'])} noise pairs, {len(rows['changes'])} change pairs, {total} bytes",
           file=sys.stderr)
 
 
-def write_readme(out, chromium, rows, dropped, probes):
+def write_readme(out, chromium, rows, dropped, probes, under=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    lines = [
-        "# Browser renders: render noise and subtle real changes",
-        "",
-        "Made by `scripts/make-render-corpus.py` with",
-        f"{chromium},",
-        "the DejaVu fonts and the fontconfig defaults of Debian 12 (hintslight, grayscale",
-        "anti-aliasing). Seven small pages (written by the script, inline CSS) are rendered headless",
-        "at 360x240; the script's docstring describes every page, noise and change. Rerun (rewrites",
-        "this folder byte for byte on the same Chromium and fonts; about four minutes):",
-        "",
-        "    scripts/make-render-corpus.py            # or --out DIR",
-        "",
-        "`noise/` pairs must pass: ref is the default render, new the same page rendered as another",
-        "machine would. `changes/` pairs must fail: ref is the default render, new the page with one",
-        "subtle HTML edit, rendered with the same settings (`PAGE--CHANGE.png`) or with one kind of",
-        "render noise on top (`PAGE--CHANGE+NOISE.png`, the realistic CI case).",
-        "",
-        "    imgdiff tune Fixtures/render/noise --must-fail Fixtures/render/changes",
-        "",
-        "Max delta is the largest per-channel difference (0-255); pixels, those with any channel",
-        "different (of 86,400).",
-        "",
-    ]
+    if under:
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            f"# Browser renders: every page and every change under {under}",
+            "",
+            "Made by `scripts/make-render-corpus.py` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12, from the pages and changes of",
+            f"`Fixtures/render`: each page rendered by default (ref) and under `{under}`",
+            f"({NOISES[under][0]}; new), and each change with its new side under `{under}`. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --under {under} --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    else:
+        lines = [
+            "# Browser renders: render noise and subtle real changes",
+            "",
+            "Made by `scripts/make-render-corpus.py` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12 (hintslight, grayscale",
+            "anti-aliasing). Seven small pages (written by the script, inline CSS) are rendered headless",
+            "at 360x240; the script's docstring describes every page, noise and change. Rerun (rewrites",
+            "this folder byte for byte on the same Chromium and fonts; about four minutes):",
+            "",
+            "    scripts/make-render-corpus.py            # or --out DIR",
+            "",
+            "`noise/` pairs must pass: ref is the default render, new the same page rendered as another",
+            "machine would. `changes/` pairs must fail: ref is the default render, new the page with one",
+            "subtle HTML edit, rendered with the same settings (`PAGE--CHANGE.png`) or with one kind of",
+            "render noise on top (`PAGE--CHANGE+NOISE.png`, the realistic CI case).",
+            "",
+            "    imgdiff tune Fixtures/render/noise --must-fail Fixtures/render/changes",
+            "",
+            "Max delta is the largest per-channel difference (0-255); pixels, those with any channel",
+            "different (of 86,400).",
+            "",
+        ]
     for folder, title in (("noise", "Noise (must pass)"), ("changes", "Changes (must fail)")):
         lines += [f"## {title}", "", "| pair | label | what differs | max delta | pixels |", "|---|---|---|---:|---:|"]
         for name, label, what, delta, pixels in rows[folder]:

@@ -13,9 +13,9 @@
 /// When the page's solid colours moved together as colour management moves them (another
 /// display profile), the reference is first drawn through the fitted conversion
 /// (``ColourDrift``), and the rest is judged against that. When one image drew its text with
-/// LCD anti-aliasing and the other in grayscale, the LCD image is first redrawn in grayscale
-/// (``SubpixelText``); a 5 × 3 neighbourhood's mean then also explains a pixel, as LCD
-/// filtering spreads a stem's ink sideways.
+/// LCD anti-aliasing and the other in grayscale, the LCD image's gray text is first redrawn in
+/// grayscale (``SubpixelText``); a 5 × 3 neighbourhood's mean then also explains a pixel of
+/// gray text, as LCD filtering spreads a stem's ink sideways.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
@@ -175,8 +175,12 @@ package enum StructuralComparison {
             result.metric = .structural(rule)
         }
         var subpixelText: SubpixelText?
+        // LCD text is judged for coherent changes as drawn: the redraw in grayscale keeps ink
+        // lightness, not ink colour.
+        var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage)?
         if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked) {
             subpixelText = text
+            asDrawn = (marked, reference, actual)
             (reference, actual) = text.grayscaled(reference, actual)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             result.metric = .structural(rule)
@@ -185,7 +189,8 @@ package enum StructuralComparison {
         if let recompression {
             marked = recompression.removingExplained(from: marked)
         }
-        let coherent = coherentChanges(in: marked, reference, actual, rule: rule, subpixelText: subpixelText != nil)
+        let coherent = asDrawn.map { coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true) }
+            ?? coherentChanges(in: marked, reference, actual, rule: rule)
         let unexplained = withoutNeighbourhoodBlends(
             marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: subpixelText != nil)
         let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
@@ -248,8 +253,8 @@ package enum StructuralComparison {
     /// and lose (CIE L*, over white), at least ``coherence`` goes one way, and their solid
     /// pixels moved (``movesEndpoint``). Pixels in ``coherentTile`` × ``coherentTile`` tiles
     /// that touch, sides or corners, form one group: about the gap between the glyphs of
-    /// interface text. With `subpixelText` (a pair redrawn from LCD text, whose ink moves both
-    /// ways), a group whose ink or background changed lightness (``movesInk``) is coherent too.
+    /// interface text. With `subpixelText` (an LCD pair as drawn, whose ink moves both ways), a
+    /// group whose solid ink or background changed lightness (``movesInk``) is coherent too.
     /// Each returned group fails, with its pixels.
     static func coherentChanges(
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false
@@ -354,32 +359,44 @@ package enum StructuralComparison {
     /// change rather than ink moved about.
     static let coherence = 0.9
 
-    /// Whether the darkest or the lightest lightness (CIE L*) of `box` differs between the
-    /// images by more than the noise threshold, wherever it lies: the ink and the background an
-    /// element is drawn with. LCD text moves its ink a third of a pixel aside and tints its
-    /// edges, so which pixels are darkest changes, and the darkest may take a faint tint, but
-    /// its lightness stays the ink's.
+    /// Whether the solid ink or the solid background of `box` changed lightness: the darkest or
+    /// the lightest CIE L* there differs between the images by more than the noise threshold,
+    /// wherever it lies, compared only where each image holds it solid (at least
+    /// ``solidInkPixels`` pixels within one L* of it). LCD text moves its ink a third of a pixel
+    /// aside and tints its edges, so which pixels are darkest changes, but a stem fully covered
+    /// stays the ink's colour; thin text, which neither image covers fully anywhere, is left to
+    /// the other rules.
     static func movesInk(
         of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
     ) -> Bool {
-        func extremes(_ image: RGBAImage) -> (darkest: LabColor, lightest: LabColor) {
+        /// The darkest and the lightest L*, each nil unless held by enough pixels.
+        func solidExtremes(_ image: RGBAImage) -> (darkest: Double?, lightest: Double?) {
             image.pixels.withUnsafeBufferPointer { pixels in
-                var darkest = LabColor(l: .infinity, a: 0, b: 0), lightest = LabColor(l: -.infinity, a: 0, b: 0)
-                guard let base = pixels.baseAddress else { return (darkest, lightest) }
+                guard let base = pixels.baseAddress else { return (nil, nil) }
+                var lightness: [Double] = []
+                lightness.reserveCapacity((box.maxX - box.minX + 1) * (box.maxY - box.minY + 1))
                 for y in box.minY...box.maxY {
                     for x in box.minX...box.maxX {
                         let c = PixelDelta.rgbOverWhite(base, (y * image.width + x) * 4)
-                        let lab = labCache.lab(r: c.r, g: c.g, b: c.b)
-                        if lab.l < darkest.l { darkest = lab }
-                        if lab.l > lightest.l { lightest = lab }
+                        lightness.append(labCache.lab(r: c.r, g: c.g, b: c.b).l)
                     }
                 }
-                return (darkest, lightest)
+                guard let darkest = lightness.min(), let lightest = lightness.max() else { return (nil, nil) }
+                let dark = lightness.count { $0 <= darkest + 1 }, light = lightness.count { $0 >= lightest - 1 }
+                return (dark >= solidInkPixels ? darkest : nil, light >= solidInkPixels ? lightest : nil)
             }
         }
-        let (before, after) = (extremes(reference), extremes(actual))
-        return abs(before.darkest.l - after.darkest.l) > rule.noiseDeltaE || abs(before.lightest.l - after.lightest.l) > rule.noiseDeltaE
+        let (before, after) = (solidExtremes(reference), solidExtremes(actual))
+        func moved(_ first: Double?, _ second: Double?) -> Bool {
+            guard let first, let second else { return false }
+            return abs(first - second) > rule.noiseDeltaE
+        }
+        return moved(before.darkest, after.darkest) || moved(before.lightest, after.lightest)
     }
+
+    /// Pixels that make an ink or a background solid in ``movesInk(of:_:_:rule:labCache:)``: a
+    /// stem three pixels tall.
+    static let solidInkPixels = 3
 
     /// Whether the element's own colour changed, not only its edges: among the reference
     /// pixels of `box`, those at the darkest or at the lightest lightness (within one L*) mostly
@@ -425,7 +442,7 @@ package enum StructuralComparison {
 
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see
     /// ``isNeighbourhoodBlend``), in both directions, or a kept local mean (``keepsLocalMean``;
-    /// with `subpixelText`, over 5 × 3 pixels as well).
+    /// with `subpixelText`, over 5 × 3 pixels as well where the reference holds gray text).
     static func withoutNeighbourhoodBlends(
         _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
         subpixelText: Bool = false
@@ -449,6 +466,7 @@ package enum StructuralComparison {
                                     && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
                                     || keepsLocalMean(a, b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
                                     || (subpixelText
+                                        && SubpixelText.grayInkAndBackground(around: x, y, in: a, width: width, height: height) != nil
                                         && keepsLocalMean(a, b, geometry, reach: (2, 1), noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
                                 {
                                     bits[y * width + x] = 0

@@ -14,14 +14,15 @@
 /// ``textChroma``), warm and cool fringes each at least ``balance`` of them. A coloured icon
 /// laid over gray, or a gray element recoloured, adds one hue, not both.
 ///
-/// In such a pair, every pixel of the LCD image that differs is drawn as the grayscale
-/// renderer would draw it: the mix of the ink and the background around it in the other image
-/// that holds as much ink (``singleCoverageMix(of:in:x:y:width:height:)``). The rest of the
-/// structural judgement then compares grayscale text with grayscale text, and, since which
-/// pixels are darkest moves with the stripes, a word-scale group fails as a coherent change
-/// when its ink or its background changed lightness
-/// (``StructuralComparison/movesInk(of:_:_:rule:labCache:)``), so a text colour changed under
-/// LCD text still fails.
+/// In such a pair, every pixel of the LCD image that differs, where the other image holds gray
+/// text around it, is drawn as the grayscale renderer would draw it: the mix of that ink and
+/// background that holds as much ink (``singleCoverageMix(of:in:x:y:width:height:)``).
+/// Coloured text is left as drawn: a redraw towards the other image's ink would erase a change
+/// of its hue. The rest of the structural judgement then compares grayscale text with
+/// grayscale text; and since which pixels are darkest moves with the stripes, a word-scale
+/// group of the images as drawn fails as a coherent change when its solid ink or background
+/// changed lightness (``StructuralComparison/movesInk(of:_:_:rule:labCache:)``), so a text
+/// colour changed under LCD text still fails.
 struct SubpixelText {
     /// The least tint a fringe adds, in levels of chroma (largest channel less smallest).
     static let fringeChroma = 24
@@ -109,26 +110,17 @@ struct SubpixelText {
     /// Ink and background at least this far apart in some channel make a mix.
     static let minimumSpan = 32
 
-    /// The colour grayscale anti-aliasing gives the pixel at (x, y) of `lcd`: the darkest and
-    /// the lightest colour of `gray` within ``inkReach`` columns and one row are the ink and the
-    /// background; the pixel's coverage is its channels' distance from the background, each
+    /// The colour grayscale anti-aliasing gives the pixel at (x, y) of `lcd`: the ink and the
+    /// background are those of `gray` around it (``grayInkAndBackground(around:_:in:width:height:)``); the pixel's coverage is its channels' distance from the background, each
     /// weighted by how far ink and background lie apart in it; the result is the background
-    /// moved that far towards the ink. Nil where ink and background lie less than
-    /// ``minimumSpan`` apart in every channel (flat colour: nothing to mix).
+    /// moved that far towards the ink. Nil where the text there is not gray, or ink and
+    /// background lie less than ``minimumSpan`` apart in every channel (flat colour: nothing
+    /// to mix).
     static func singleCoverageMix(
         of lcd: UnsafePointer<UInt8>, in gray: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int
     ) -> (UInt8, UInt8, UInt8)? {
-        var darkest = SIMD3<Int>(repeating: 255), lightest = SIMD3<Int>(repeating: 0)
-        var (darkestSum, lightestSum) = (Int.max, Int.min)
-        for ny in max(0, y - 1)...min(height - 1, y + 1) {
-            for nx in max(0, x - inkReach)...min(width - 1, x + inkReach) {
-                let k = (ny * width + nx) * 4
-                let c = SIMD3(Int(gray[k]), Int(gray[k + 1]), Int(gray[k + 2]))
-                let sum = c.x + c.y + c.z
-                if sum < darkestSum { (darkest, darkestSum) = (c, sum) }
-                if sum > lightestSum { (lightest, lightestSum) = (c, sum) }
-            }
-        }
+        guard let (darkest, lightest) = grayInkAndBackground(around: x, y, in: gray, width: width, height: height)
+        else { return nil }
         let span = darkest &- lightest
         let k = (y * width + x) * 4
         let pixel = SIMD3(Int(lcd[k]), Int(lcd[k + 1]), Int(lcd[k + 2]))
@@ -140,6 +132,30 @@ struct SubpixelText {
         let coverage = Double(weighted) / Double(magnitude)
         func channel(_ index: Int) -> UInt8 { UInt8(clamping: Int((Double(lightest[index]) + coverage * Double(span[index])).rounded())) }
         return (channel(0), channel(1), channel(2))
+    }
+
+    static func chroma(_ colour: SIMD3<Int>) -> Int { colour.max() - colour.min() }
+
+    /// The darkest and the lightest colour (by the sum of their channels) of `image` within
+    /// ``inkReach`` columns and one row of (x, y): the ink and the background there, or nil
+    /// unless both are near-gray (chroma at most ``textChroma``). Coloured text is left as
+    /// drawn: a redraw towards the other image's ink would erase a change of its hue.
+    static func grayInkAndBackground(
+        around x: Int, _ y: Int, in image: UnsafePointer<UInt8>, width: Int, height: Int
+    ) -> (ink: SIMD3<Int>, background: SIMD3<Int>)? {
+        var darkest = SIMD3<Int>(repeating: 255), lightest = SIMD3<Int>(repeating: 0)
+        var (darkestSum, lightestSum) = (Int.max, Int.min)
+        for ny in max(0, y - 1)...min(height - 1, y + 1) {
+            for nx in max(0, x - inkReach)...min(width - 1, x + inkReach) {
+                let k = (ny * width + nx) * 4
+                let c = SIMD3(Int(image[k]), Int(image[k + 1]), Int(image[k + 2]))
+                let sum = c.x + c.y + c.z
+                if sum < darkestSum { (darkest, darkestSum) = (c, sum) }
+                if sum > lightestSum { (lightest, lightestSum) = (c, sum) }
+            }
+        }
+        guard chroma(darkest) <= textChroma, chroma(lightest) <= textChroma else { return nil }
+        return (darkest, lightest)
     }
 
     enum Fringe { case warm, cool }

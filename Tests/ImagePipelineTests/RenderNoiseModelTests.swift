@@ -118,6 +118,26 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// Every page of the render corpus drawn with LCD text passes, and every change with its
+    /// new side drawn so fails (`Fixtures/render-lcd`): coloured links, small text and a link's
+    /// colour changed included.
+    func testEveryPageAndChangeUnderLCDText() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/render-lcd")
+        for kind in ["noise", "changes"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("\(kind)/new").path)
+                .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+            XCTAssertEqual(names.count, kind == "noise" ? 7 : 19, kind)
+            for name in names {
+                let (reference, actual) = try pair(kind, name, corpus: "render-lcd")
+                // A change of many pixels (a recoloured button) can outweigh the fringes.
+                if kind == "noise" { XCTAssertTrue(subpixelText(reference, actual) != nil, name) }
+                let result = compare(reference, actual, options: structural)
+                XCTAssertEqual(result.match, kind == "noise", "\(name): \(result.differentPixels) pixels counted")
+            }
+        }
+    }
+
     /// The LCD model hides no change: each must-fail canary `imgdiff tune` paints into an LCD
     /// render fails whenever it fails painted into the reference itself. (One does not: on the
     /// settings page the 1-px divider removed is ΔE 9.8 over 30 px, under the default rule's
