@@ -30,6 +30,8 @@ struct SubpixelText {
     static let textChroma = 24
     static let fringeShare = 0.25
     static let balance = 0.3
+    /// How far, in levels, a fringe's green may lie outside the span of its red and blue.
+    static let greenSlack = 4
     /// Too few fringes make no signature.
     static let minimumFringes = 32
 
@@ -110,10 +112,11 @@ struct SubpixelText {
     /// Ink and background at least this far apart in some channel make a mix.
     static let minimumSpan = 32
 
-    /// The colour grayscale anti-aliasing gives the pixel at (x, y) of `lcd`: the ink and the
-    /// background are those of `gray` around it (``grayInkAndBackground(around:_:in:width:height:)``); the pixel's coverage is its channels' distance from the background, each
-    /// weighted by how far ink and background lie apart in it; the result is the background
-    /// moved that far towards the ink. Nil where the text there is not gray, or ink and
+    /// The colour grayscale anti-aliasing gives the pixel at (x, y) of `lcd`. The ink and the
+    /// background are those of `gray` around it
+    /// (``grayInkAndBackground(around:_:in:width:height:)``); the pixel's coverage is its
+    /// channels' distance from the background, each weighted by how far ink and background lie
+    /// apart in it; the result is the background moved that far towards the ink. Nil where the text there is not gray, or ink and
     /// background lie less than ``minimumSpan`` apart in every channel (flat colour: nothing
     /// to mix).
     static func singleCoverageMix(
@@ -184,7 +187,7 @@ struct SubpixelText {
     @inline(__always)
     static func fringe(_ image: UnsafePointer<UInt8>, over other: UnsafePointer<UInt8>, at k: Int) -> Fringe? {
         guard let added = addedTint(image, over: other, at: k), added.max() - added.min() >= 3 * fringeChroma,
-            added.y >= min(added.x, added.z) - 12, added.y <= max(added.x, added.z) + 12
+            added.y >= min(added.x, added.z) - 3 * greenSlack, added.y <= max(added.x, added.z) + 3 * greenSlack
         else { return nil }
         return added.x > added.z ? .warm : .cool
     }
