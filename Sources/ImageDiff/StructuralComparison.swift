@@ -174,12 +174,10 @@ package enum StructuralComparison {
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             result.metric = .structural(rule)
         }
-        var subpixelText: SubpixelText?
-        // LCD text is judged for coherent changes as drawn: the redraw in grayscale keeps ink
-        // lightness, not ink colour.
+        // An LCD pair as drawn, before its gray text is redrawn: its coherent changes are judged
+        // on it, as the redraw keeps ink lightness, not ink colour.
         var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage)?
         if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked) {
-            subpixelText = text
             asDrawn = (marked, reference, actual)
             (reference, actual) = text.grayscaled(reference, actual)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
@@ -192,7 +190,7 @@ package enum StructuralComparison {
         let coherent = asDrawn.map { coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true) }
             ?? coherentChanges(in: marked, reference, actual, rule: rule)
         let unexplained = withoutNeighbourhoodBlends(
-            marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: subpixelText != nil)
+            marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
         let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
         return .clustered(Clusters(
             candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,

@@ -177,7 +177,7 @@ struct SubpixelText {
     static func addedTint(_ image: UnsafePointer<UInt8>, over other: UnsafePointer<UInt8>, at k: Int) -> SIMD3<Int>? {
         guard image[k + 3] == 255, other[k + 3] == 255 else { return nil }
         let otherTint = tint(other, at: k)
-        guard otherTint.max() - otherTint.min() <= 3 * textChroma else { return nil }
+        guard chroma(otherTint) <= 3 * textChroma else { return nil }
         return tint(image, at: k) &- otherTint
     }
 
@@ -186,7 +186,7 @@ struct SubpixelText {
     /// between red and blue.
     @inline(__always)
     static func fringe(_ image: UnsafePointer<UInt8>, over other: UnsafePointer<UInt8>, at k: Int) -> Fringe? {
-        guard let added = addedTint(image, over: other, at: k), added.max() - added.min() >= 3 * fringeChroma,
+        guard let added = addedTint(image, over: other, at: k), chroma(added) >= 3 * fringeChroma,
             added.y >= min(added.x, added.z) - 3 * greenSlack, added.y <= max(added.x, added.z) + 3 * greenSlack
         else { return nil }
         return added.x > added.z ? .warm : .cool
