@@ -10,11 +10,13 @@ import RealModule
 /// column, where anti-aliasing and hinting rarely reach, each paired with the colour the new
 /// image mostly has there.
 ///
-/// The drift is taken as colour management only when at least ``minimumMovedColours`` solid
-/// colours moved, one of them beyond the noise threshold, and one fit explains every solid
-/// colour within the noise threshold: a matrix maps any two colours anywhere, but three or more
-/// only if they moved together, and a changed element is a colour that did not move with the
-/// rest. Then the reference is drawn through the fitted conversion before the structural
+/// The drift is taken as colour management only when a solid colour moved beyond the noise
+/// threshold and one conversion explains every solid colour within the noise threshold. With at
+/// least ``minimumMovedColours`` moved colours the matrix is fitted: a matrix maps any two
+/// colours anywhere, but three or more only if they moved together, and a changed element is a
+/// colour that did not move with the rest. With fewer (a page with one or two saturated
+/// colours, whose grays no profile moves) only a conversion known beforehand is tried
+/// (``standardConversions``). Then the reference is drawn through the fitted conversion before the structural
 /// comparison, which judges what the drift does not explain. A pair with a changed solid colour
 /// under another profile is not explained at all, and fails.
 struct ColourDrift {
@@ -69,10 +71,12 @@ struct ColourDrift {
         let moved = solids.filter { solid in
             labCache.cie94(solid.reference, solid.actual) > Self.movedDeltaE
         }
-        guard moved.count >= Self.minimumMovedColours,
-            moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE })
-        else { return nil }
-        let fits = ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
+        guard moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE }) else { return nil }
+        // Fewer moved colours than a matrix has freedom for are explained only by a conversion
+        // known beforehand, which no change of one or two colours matches by chance.
+        let fits = moved.count >= Self.minimumMovedColours
+            ? Array(ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) })
+            : Self.standardConversions
         guard let best = fits.first(where: { fit in
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         })
@@ -80,6 +84,14 @@ struct ColourDrift {
         matrix = best.matrix
         curve = best.curve
     }
+
+    /// sRGB content converted for the usual wide-gamut displays, from linear sRGB (D65) to each
+    /// display's linear light and tone curve: Display P3 (sRGB's curve) and Adobe RGB (1998)
+    /// (a power of about 2.2).
+    static let standardConversions: [(matrix: [Double], curve: ToneCurve)] = [
+        ([0.822_462_1, 0.177_538_0, 0, 0.033_194_2, 0.966_805_8, 0, 0.017_082_7, 0.072_397_4, 0.910_519_9], .sRGB),
+        ([0.715_162_7, 0.284_837_3, 0, 0, 1, 0, 0, 0.041_170_5, 0.958_829_5], .power(2.2)),
+    ]
 
     /// The reference as the fitted colour management draws it.
     func applied(to image: RGBAImage) -> RGBAImage {

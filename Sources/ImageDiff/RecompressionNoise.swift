@@ -23,7 +23,7 @@ struct RecompressionNoise {
     /// removed 1-px line moves one strip by half its contrast.
     static let stripTolerance = 8.0
     static let texturedShare = 0.95
-    static let smallShare = 0.5
+    static let smallShare = 0.25
     /// A flat block is one colour, its cosine coefficients all but the mean zero: it survives
     /// recompression but for chroma bled from its neighbours. Dither and jitter change it.
     static let flatShare = 0.5
