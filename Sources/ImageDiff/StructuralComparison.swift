@@ -36,19 +36,24 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     public var minimumClusterPixels: Int
     public var strongDeltaE: Double
     public var minimumStrongClusterPixels: Int
+    /// Whether clusters are explained as text set again by other hinting (``TextReflow``):
+    /// words moved along three or more lines. Off, a page of other hinting fails, and so does
+    /// an element moved a few pixels on it.
+    public var explainsTextReflow: Bool
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
     /// (40), and so does a one-pixel line 16 pixels long of strong contrast.
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
-        strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8
+        strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true
     ) {
         self.noiseDeltaE = noiseDeltaE
         self.shiftRadius = shiftRadius
         self.minimumClusterPixels = minimumClusterPixels
         self.strongDeltaE = strongDeltaE
         self.minimumStrongClusterPixels = minimumStrongClusterPixels
+        self.explainsTextReflow = explainsTextReflow
     }
 
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
@@ -191,7 +196,17 @@ package enum StructuralComparison {
             ?? coherentChanges(in: marked, reference, actual, rule: rule)
         let unexplained = withoutNeighbourhoodBlends(
             marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
-        let (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
+        var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
+        // Another hinting sets text again: words moved along their lines are explained, on a page
+        // where that happened on several lines.
+        if rule.explainsTextReflow, let moved = TextReflow.explained(
+            members: members, reference, actual,
+            smallestFailing: min(rule.minimumClusterPixels, rule.minimumStrongClusterPixels))
+        {
+            var remaining = unexplained
+            for index in moved { remaining.clear(x: index % remaining.width, y: index / remaining.width) }
+            (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule)
+        }
         return .clustered(Clusters(
             candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,
             coherentMembers: coherent.members))

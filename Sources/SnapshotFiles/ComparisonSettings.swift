@@ -24,6 +24,9 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     public var shiftRadius: Int?
     /// The structural mode's smallest failing cluster (`--min-cluster`).
     public var minimumClusterPixels: Int?
+    /// Whether the structural mode explains text set again by other hinting (false:
+    /// `--no-text-reflow`; absent: it does).
+    public var textReflow: Bool?
     /// swift-snapshot-testing's `precision`; with either precision the verdict is its rule.
     public var precision: Float?
     /// swift-snapshot-testing's `perceptualPrecision`.
@@ -36,7 +39,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
 
     public init(
         metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
-        maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil,
+        maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil, textReflow: Bool? = nil,
         precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
     ) {
         self.metric = metric
@@ -46,6 +49,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         self.maxDiffRatio = maxDiffRatio
         self.shiftRadius = shiftRadius
         self.minimumClusterPixels = minimumClusterPixels
+        self.textReflow = textReflow
         self.precision = precision
         self.perceptualPrecision = perceptualPrecision
         self.explanation = explanation
@@ -60,6 +64,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             threshold = rule.noiseDeltaE
             shiftRadius = rule.shiftRadius
             minimumClusterPixels = rule.minimumClusterPixels
+            if !rule.explainsTextReflow { textReflow = false }
         default: threshold = options.metric.threshold
         }
         if options.ignoreAntialiasing { antialiasing = true }
@@ -79,9 +84,9 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
             metric = metric.with(threshold: threshold)
         }
-        if shiftRadius != nil || minimumClusterPixels != nil {
+        if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil {
             guard case .structural(var rule) = metric else {
-                throw SettingsError("shiftRadius and minimumClusterPixels belong to the structural metric")
+                throw SettingsError("shiftRadius, minimumClusterPixels and textReflow belong to the structural metric")
             }
             if let shiftRadius {
                 guard (0...StructuralRule.largestShiftRadius).contains(shiftRadius) else {
@@ -93,6 +98,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
                 guard minimumClusterPixels >= 1 else { throw SettingsError("minimumClusterPixels must be at least 1") }
                 rule.minimumClusterPixels = minimumClusterPixels
             }
+            if let textReflow { rule.explainsTextReflow = textReflow }
             metric = .structural(rule)
         }
         return metric
@@ -130,6 +136,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         if antialiasing == true { arguments.append("--antialiasing") }
         if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
         if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
+        if textReflow == false { arguments.append("--no-text-reflow") }
         if let maxDiffPixels { arguments += ["--max-diff-pixels", String(maxDiffPixels)] }
         if let maxDiffRatio { arguments += ["--max-diff-ratio", maxDiffRatio.plainText] }
         if let precision { arguments += ["--precision", "\(precision)"] }
@@ -179,7 +186,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels
+        case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels, textReflow
         case precision, perceptualPrecision, explanation
 
         static var allNames: [String] { allCases.map(\.rawValue) }

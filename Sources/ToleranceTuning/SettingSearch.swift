@@ -22,16 +22,22 @@ public struct TuningCandidate: Sendable, Equatable {
                 "--threshold", rule.noiseDeltaE.plainText, "--shift-radius", String(rule.shiftRadius),
                 "--min-cluster", String(rule.minimumClusterPixels),
             ]
+            if !rule.explainsTextReflow { arguments.append("--no-text-reflow") }
         default: arguments += ["--threshold", metric.threshold.plainText]
         }
         if antialiasing { arguments.append("--antialiasing") }
         return arguments
     }
 
-    /// Short and readable: `structural ΔE 2.3 r1 c24`, `yiq 0.1 aa`.
-    public var label: String { cliArguments.filter { !$0.hasPrefix("--") }.joined(separator: " ") + (antialiasing ? " aa" : "") }
+    /// Short and readable: `structural 2.3 1 40`, `structural 2.3 1 40 no-text-reflow`, `yiq 0.1 aa`.
+    public var label: String {
+        var words = cliArguments.filter { !$0.hasPrefix("--") }
+        if case .structural(let rule) = metric, !rule.explainsTextReflow { words.append("no-text-reflow") }
+        return words.joined(separator: " ") + (antialiasing ? " aa" : "")
+    }
 
-    /// Every candidate: the structural mode over noise ΔE × shift radius × cluster size,
+    /// Every candidate: the structural mode over noise ΔE × shift radius × cluster size × text
+    /// set again explained or not,
     /// Playwright's ssim-cie94 at ΔE 1, 2 and 3, per-pixel tolerances of each metric, with and
     /// without anti-aliasing where pixelmatch has it. The allowance of differing pixels
     /// multiplies them all.
@@ -56,8 +62,11 @@ public struct TuningCandidate: Sendable, Equatable {
         for noiseDeltaE in [2.3, 1.5, 3.5] {
             for shiftRadius in [1, 0, 2] {
                 for minimumClusterPixels in [40, 16, 96] {
-                    rules.append(StructuralRule(
-                        noiseDeltaE: noiseDeltaE, shiftRadius: shiftRadius, minimumClusterPixels: minimumClusterPixels))
+                    for explainsTextReflow in [true, false] {
+                        rules.append(StructuralRule(
+                            noiseDeltaE: noiseDeltaE, shiftRadius: shiftRadius, minimumClusterPixels: minimumClusterPixels,
+                            explainsTextReflow: explainsTextReflow))
+                    }
                 }
             }
         }

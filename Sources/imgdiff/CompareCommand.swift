@@ -27,8 +27,10 @@ struct CompareCommand: ParsableCommand {
               structural  only what render noise cannot explain: ΔE94 over T (default
                           2.3), anti-aliasing, and blends of the colours within
                           --shift-radius (a 1-px or sub-pixel shift, other hinting),
-                          a JPEG round trip, another display profile and LCD text
-                          are left out; a cluster of 40+ pixels (8+ with ΔE 10+), or text or
+                          a JPEG round trip, another display profile, LCD text and
+                          text set again by other hinting (words moved along three
+                          or more lines) are left out; a cluster of 40+ pixels (8+
+                          with ΔE 10+), or text or
                           a shape whose colour moved one way, fails; the JSON lists
                           every cluster
               ssim-cie94  Playwright's comparator: ΔE94 over T (default 1), unless

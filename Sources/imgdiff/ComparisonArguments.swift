@@ -60,6 +60,9 @@ struct ComparisonArguments: ParsableArguments {
         "structural: the smallest cluster, in pixels, that fails the pair (default: 40).", valueName: "N"))
     var minCluster: Int?
 
+    @Flag(help: "structural: do not explain words moved along three or more lines as text set again by other hinting (default: explained).")
+    var noTextReflow = false
+
     @Option(help: ArgumentHelp(
         "Judge pairs by the setting in this file (as `imgdiff tune --write-config` writes it), instead of the options above.",
         valueName: "FILE"))
@@ -77,8 +80,8 @@ struct ComparisonArguments: ParsableArguments {
         }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be >= 0") }
         if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be between 0 and 1") }
-        if shiftRadius != nil || minCluster != nil, metric?.name != "structural" {
-            throw ValidationError("--shift-radius and --min-cluster belong to --metric structural")
+        if shiftRadius != nil || minCluster != nil || noTextReflow, metric?.name != "structural" {
+            throw ValidationError("--shift-radius, --min-cluster and --no-text-reflow belong to --metric structural")
         }
         if let shiftRadius, !(0...StructuralRule.largestShiftRadius).contains(shiftRadius) {
             throw ValidationError("--shift-radius must be between 0 and \(StructuralRule.largestShiftRadius)")
@@ -107,6 +110,7 @@ struct ComparisonArguments: ParsableArguments {
         if maxDiffRatio != nil { given.append("--max-diff-ratio") }
         if shiftRadius != nil { given.append("--shift-radius") }
         if minCluster != nil { given.append("--min-cluster") }
+        if noTextReflow { given.append("--no-text-reflow") }
         if precision != nil { given.append("--precision") }
         if perceptualPrecision != nil { given.append("--perceptual-precision") }
         return given
@@ -120,6 +124,7 @@ struct ComparisonArguments: ParsableArguments {
         if case .structural(var rule) = chosen {
             if let shiftRadius { rule.shiftRadius = shiftRadius }
             if let minCluster { rule.minimumClusterPixels = minCluster }
+            if noTextReflow { rule.explainsTextReflow = false }
             chosen = .structural(rule)
         }
         return chosen

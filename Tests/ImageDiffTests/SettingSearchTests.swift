@@ -53,6 +53,20 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertEqual(trained.misjudged.count, 1, "\(trained.misjudged)")
     }
 
+    /// The search tries every structural rule with and without the text model, and a rule
+    /// without it says so in its arguments and its label.
+    func testStructuralRulesAreSearchedWithAndWithoutTextReflow() throws {
+        let rules = TuningCandidate.grid.compactMap { candidate -> StructuralRule? in
+            guard case .structural(let rule) = candidate.metric else { return nil }
+            return rule
+        }
+        XCTAssertEqual(rules.filter(\.explainsTextReflow).count, rules.filter { !$0.explainsTextReflow }.count)
+        let off = TuningCandidate(metric: .structural(StructuralRule(explainsTextReflow: false)))
+        XCTAssertEqual(off.cliArguments.last, "--no-text-reflow")
+        XCTAssertTrue(off.label.hasSuffix("no-text-reflow"), off.label)
+        XCTAssertFalse(TuningCandidate(metric: .structural(StructuralRule())).cliArguments.contains("--no-text-reflow"))
+    }
+
     func testLeaveOneOutScoresEachPairByTheOthers() {
         // n3 alone needs an allowance of 300: trained without it, the setting fails it.
         let pairs = [

@@ -287,4 +287,68 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil)
         XCTAssertFalse(compare(reference, actual, options: structural).match)
     }
+
+    /// Four lines of three blocky words (glyphs as in ``page``). `moves[line][word]` shifts a
+    /// word right; with `redrawn`, every glyph is drawn half a pixel further right as well (a
+    /// blend with its left neighbour), as another hinting draws it; `glyphs` replaces one word's
+    /// glyphs, keyed by line and word.
+    func textPage(moves: [[Int]] = Array(repeating: [0, 0, 0], count: 4), redrawn: Bool = false, replaced: (line: Int, word: Int)? = nil) -> RGBAImage {
+        var image = RGBAImage(width: 160, height: 90, filledWith: RGBA(255, 255, 255))
+        for line in 0..<4 {
+            let top = 6 + line * 21
+            for word in 0..<3 {
+                for glyph in 0..<3 {
+                    let left = 6 + word * 46 + glyph * 10 + moves[line][word]
+                    let kind = (line + word + glyph) % 3 + ((replaced.map { $0 == (line, word) } ?? false) ? 1 : 0)
+                    for y in top..<(top + 12) { for x in left..<(left + 2) { image[x, y] = RGBA(30, 30, 30) } }
+                    if kind % 3 != 1 { for x in left..<(left + 7) { for y in (top + 10)..<(top + 12) { image[x, y] = RGBA(30, 30, 30) } } }
+                    if kind % 3 != 2 { for x in left..<(left + 7) { for y in top..<(top + 2) { image[x, y] = RGBA(30, 30, 30) } } }
+                    if kind % 3 == 0 { for y in top..<(top + 12) { for x in (left + 5)..<(left + 7) { image[x, y] = RGBA(30, 30, 30) } } }
+                }
+            }
+        }
+        guard redrawn else { return image }
+        var drawn = image
+        for y in 0..<image.height {
+            for x in 1..<image.width {
+                let (left, here) = (image[x - 1, y], image[x, y])
+                func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Int(a) + Int(b) + 1) / 2) }
+                drawn[x, y] = RGBA(mix(left.r, here.r), mix(left.g, here.g), mix(left.b, here.b))
+            }
+        }
+        return drawn
+    }
+
+    /// Words moved along their lines by other glyph advances, more the further along, and drawn
+    /// anew: text set again by another hinting, on every line.
+    static let reflow = [[0, 2, 4], [0, 3, 5], [0, 2, 3], [0, 3, 6]]
+
+    func testTextSetAgainOnEveryLineIsRenderNoise() {
+        let reference = textPage(), actual = textPage(moves: Self.reflow, redrawn: true)
+        let plain = compare(reference, actual, options: structural)
+        XCTAssertTrue(plain.match, "\(plain.clusters ?? [])")
+        XCTAssertFalse(compare(reference, textPage(moves: Self.reflow), options: ComparisonOptions(metric: .exact)).match)
+    }
+
+    /// The same moves with each word drawn exactly as before, pixel for pixel: margins or
+    /// padding changed, a layout change.
+    func testWordsMovedUnchangedFail() {
+        XCTAssertFalse(compare(textPage(), textPage(moves: Self.reflow), options: structural).match)
+    }
+
+    /// On one line only, the moves are an element respaced, not another hinting.
+    func testTextSetAgainOnOneLineFails() {
+        let moves = [[0, 0, 0], [0, 3, 5], [0, 0, 0], [0, 0, 0]]
+        XCTAssertFalse(compare(textPage(), textPage(moves: moves, redrawn: true), options: structural).match)
+    }
+
+    func testAWordReplacedUnderTextSetAgainFails() {
+        let actual = textPage(moves: Self.reflow, redrawn: true, replaced: (line: 2, word: 1))
+        XCTAssertFalse(compare(textPage(), actual, options: structural).match)
+    }
+
+    func testLinesSeparateByTheirRows() {
+        XCTAssertEqual(TextReflow.lines(of: [0...5, 3...9, 12...20, 21...21, 2...4]), 3)
+        XCTAssertEqual(TextReflow.lines(of: []), 0)
+    }
 }

@@ -57,6 +57,8 @@ final class SettingsFileTests: XCTestCase {
             (#"{"metric": "nope"}"#, #"unknown metric "nope""#),
             (#"{"metric": "yiq", "threshold": 3}"#, "a yiq threshold is between 0 and 1"),
             (#"{"metric": "cie94", "shiftRadius": 1}"#, "belong to the structural metric"),
+            (#"{"metric": "cie94", "textReflow": false}"#, "belong to the structural metric"),
+            (#"{"metric": "structural", "textReflow": "no"}"#, "textReflow: wrong type"),
             (#"{"metric": "cie94", "maxDiffRatio": 2}"#, "maxDiffRatio must be between 0 and 1"),
             (#"{"threshold": 2}"#, #"missing "metric""#),
             (#"{"metric": 3}"#, "metric: wrong type"),
@@ -90,5 +92,18 @@ final class SettingsFileTests: XCTestCase {
         let misplaced = try imgdiff(reference, actual, "--shift-radius", "2")
         XCTAssertEqual(misplaced.status, 2)
         XCTAssertTrue(misplaced.stderr.contains("belong to --metric structural"), misplaced.stderr)
+        XCTAssertEqual(try imgdiff(reference, actual, "--no-text-reflow").status, 2)
+    }
+
+    /// A page of other hinting passes the structural mode by default, and fails with
+    /// `--no-text-reflow`, given on the command line or as `"textReflow": false` in a file.
+    func testTextReflowCanBeTurnedOff() throws {
+        let render = SharedData.packageRoot.appendingPathComponent("Fixtures/render/noise").path
+        let reference = "\(render)/ref/settings--hinting-full.png", actual = "\(render)/new/settings--hinting-full.png"
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural").status, 0)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural", "--no-text-reflow").status, 1)
+        let path = work.appendingPathComponent("no-reflow.json").path
+        try Data(#"{"metric": "structural", "textReflow": false}"#.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1)
     }
 }

@@ -1,0 +1,290 @@
+/// Text laid out again with other glyph advances, as the structural mode recognises and
+/// explains it: another font-hinting setting.
+///
+/// Full or medium hinting snaps each glyph's stems and rounds its advance, so glyphs change
+/// shape and width. The widths add up along a line: words move sideways by a few pixels, and
+/// the borders of cells and buttons sized by their text move with them. Such a word is the same
+/// ink drawn a little differently somewhere nearby: moved by (dx, dy), at most ``largestMove``
+/// along the line and ``largestRise`` across it, the colours around the cluster, blurred over
+/// 3 × 3 so that a snapped stem and a smooth one hold the same ink, differ by at most
+/// ``largestRemainder`` of what they differ unmoved. Of the cluster, the pixels the move
+/// brings close (within half their difference unmoved, or to a mean of 6 levels a channel;
+/// the move may be off by one pixel for a single glyph) are explained, provided they are at
+/// least half of it; the rest stay, so a border removed beside a moved one still fails.
+///
+/// The model holds only in a pair that carries the signature: clusters explained so on at
+/// least ``minimumLines`` separate lines. One element moved, respaced or recoloured changes
+/// one or two lines; a hinting change moves text all over the page. A drawing that moved
+/// unchanged, pixel for pixel (a margin or padding changed, a block shifted), is a change of
+/// layout and is never explained, unless it is a rule or border at most three pixels thick:
+/// those are drawn the same wherever they land, and move with the cells beside them. A word
+/// changed, an icon removed, a rule taken away matches nothing nearby, so each still fails
+/// under another hinting. What the model gives up: on a page whose text was set again, an
+/// element moved by a few pixels and drawn anew with it cannot be told from the rest.
+struct TextReflow {
+    /// The farthest a word moves along its line, in pixels.
+    static let largestMove = 8
+    /// The farthest it moves across the line (another rounding of the baseline).
+    static let largestRise = 1
+    /// How far around a cluster its surroundings are compared: the glyph edges beside it.
+    static let margin = (x: 2, y: 1)
+    /// The most of its unmoved difference a cluster may keep when moved.
+    static let largestRemainder = 0.6
+    /// The least share of a cluster's pixels a move must explain.
+    static let leastExplained = 0.5
+    static let minimumLines = 3
+    /// Paper (flat colour) within this many levels per channel kept its colour.
+    static let paperLevels = 2
+    /// Differences of at most this many levels per channel make a drawing the same, moved.
+    static let sameLevels = 8
+    /// A cluster larger than this is no word, and a pair with one is not searched (it fails
+    /// anyway); nor is a pair whose clusters' windows add up to more than
+    /// ``largestSearchedArea``: together they bound the work on a large pair.
+    static let largestCluster = 4096
+    static let largestSearchedArea = 100_000
+
+    /// What a move does for one cluster.
+    enum Fit: Equatable {
+        /// No move brings it close.
+        case none
+        /// The same drawing, pixel for pixel, moved: a layout change.
+        case same
+        /// The same ink, drawn again, moved.
+        case redrawn
+    }
+
+    /// The pixels of `members` that moves explain, or nil when the pair does not carry the
+    /// signature. Clusters smaller than `smallestFailing` are left alone.
+    static func explained(members: [[Int]], _ reference: RGBAImage, _ actual: RGBAImage, smallestFailing: Int) -> [Int]? {
+        let (width, height) = (reference.width, reference.height)
+        var searched: [(pixels: [Int], box: PixelRect)] = []
+        var area = 0
+        for pixels in members where pixels.count >= smallestFailing {
+            // A cluster larger than a word fails the pair whatever the text did.
+            guard pixels.count <= largestCluster else { return nil }
+            guard let box = boundingBox(of: pixels, width: width) else { continue }
+            let window = (box.width + 2 * margin.x) * (box.height + 2 * margin.y)
+            area += window
+            guard area <= largestSearchedArea else { return nil }
+            searched.append((pixels, box))
+        }
+        guard !searched.isEmpty else { return nil }
+        var redrawn: [(pixels: [Int], rows: ClosedRange<Int>)] = [], rules: [Int] = []
+        reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                for (pixels, box) in searched {
+                    let padded = PixelRect(
+                        minX: max(0, box.minX - margin.x), minY: max(0, box.minY - margin.y),
+                        maxX: min(width - 1, box.maxX + margin.x), maxY: min(height - 1, box.maxY + margin.y))
+                    let region = Region(around: padded, width: width, height: height, a, b)
+                    let (fit, move) = region.fit(over: padded)
+                    switch fit {
+                    case .redrawn:
+                        let explained = pixels.filter { region.bringsClose($0 % width, $0 / width, move) }
+                        guard Double(explained.count) >= leastExplained * Double(pixels.count) else { continue }
+                        redrawn.append((explained, box.minY...box.maxY))
+                    case .same where min(box.width, box.height) <= 3:
+                        rules += pixels
+                    default:
+                        continue
+                    }
+                }
+            }
+        }
+        guard lines(of: redrawn.map(\.rows)) >= minimumLines else { return nil }
+        return redrawn.flatMap(\.pixels) + rules
+    }
+
+    static func boundingBox(of pixels: [Int], width: Int) -> PixelRect? {
+        guard let first = pixels.first else { return nil }
+        var box = PixelRect(minX: first % width, minY: first / width, maxX: first % width, maxY: first / width)
+        for index in pixels {
+            let (x, y) = (index % width, index / width)
+            box = PixelRect(minX: min(box.minX, x), minY: min(box.minY, y), maxX: max(box.maxX, x), maxY: max(box.maxY, y))
+        }
+        return box
+    }
+
+    /// How many separate lines `rows` make: ranges that overlap are one line.
+    static func lines(of rows: [ClosedRange<Int>]) -> Int {
+        var count = 0, end = Int.min
+        for range in rows.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if range.lowerBound > end { count += 1 }
+            end = max(end, range.upperBound)
+        }
+        return count
+    }
+
+    /// Both images around one cluster, far enough for every move, with each channel (over
+    /// white) summed over 3 × 3.
+    struct Region {
+        let origin: (x: Int, y: Int)
+        let size: (width: Int, height: Int)
+        let imageSize: (width: Int, height: Int)
+        let a: UnsafePointer<UInt8>, b: UnsafePointer<UInt8>
+        var blurredA: [Int32], blurredB: [Int32]
+
+        init(around box: PixelRect, width: Int, height: Int, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>) {
+            let reach = (x: TextReflow.largestMove + 1, y: TextReflow.largestRise + 1)  // one more: bringsClose tries moves one pixel off
+            let (left, top) = (max(0, box.minX - reach.x), max(0, box.minY - reach.y))
+            let (right, bottom) = (min(width - 1, box.maxX + reach.x), min(height - 1, box.maxY + reach.y))
+            origin = (left, top)
+            size = (right - left + 1, bottom - top + 1)
+            imageSize = (width, height)
+            (self.a, self.b) = (a, b)
+            blurredA = Self.blurred(a, origin: origin, size: size, imageSize: imageSize)
+            blurredB = Self.blurred(b, origin: origin, size: size, imageSize: imageSize)
+        }
+
+        static func blurred(
+            _ image: UnsafePointer<UInt8>, origin: (x: Int, y: Int), size: (width: Int, height: Int),
+            imageSize: (width: Int, height: Int)
+        ) -> [Int32] {
+            // Sums along each row of the rows around the region, then down the columns.
+            let firstRow = max(0, origin.y - 1), lastRow = min(imageSize.height - 1, origin.y + size.height)
+            var across = [Int32](repeating: 0, count: (lastRow - firstRow + 1) * size.width * 3)
+            for imageY in firstRow...lastRow {
+                for x in 0..<size.width {
+                    let imageX = origin.x + x
+                    var sum = SIMD3<Int32>()
+                    for nx in max(0, imageX - 1)...min(imageSize.width - 1, imageX + 1) {
+                        let c = PixelDelta.rgbOverWhite(image, (imageY * imageSize.width + nx) * 4)
+                        sum &+= SIMD3(Int32(c.r), Int32(c.g), Int32(c.b))
+                    }
+                    let k = 3 * ((imageY - firstRow) * size.width + x)
+                    (across[k], across[k + 1], across[k + 2]) = (sum.x, sum.y, sum.z)
+                }
+            }
+            var sums = [Int32](repeating: 0, count: size.width * size.height * 3)
+            for y in 0..<size.height {
+                let imageY = origin.y + y
+                for ny in max(firstRow, imageY - 1)...min(lastRow, imageY + 1) {
+                    let (from, to) = (3 * (ny - firstRow) * size.width, 3 * y * size.width)
+                    for k in 0..<(3 * size.width) { sums[to + k] &+= across[from + k] }
+                }
+            }
+            return sums
+        }
+
+        /// Whether (x, y) moved by `move` lies in the region.
+        func contains(_ x: Int, _ y: Int) -> Bool {
+            (origin.x..<(origin.x + size.width)).contains(x) && (origin.y..<(origin.y + size.height)).contains(y)
+        }
+
+        /// The blurred difference between the reference at (x, y) and the new image there moved.
+        func difference(_ x: Int, _ y: Int, _ move: (dx: Int, dy: Int)) -> Int32? {
+            guard contains(x, y), contains(x + move.dx, y + move.dy) else { return nil }
+            let i = 3 * ((y - origin.y) * size.width + x - origin.x)
+            let j = 3 * ((y + move.dy - origin.y) * size.width + x + move.dx - origin.x)
+            return abs(blurredA[i] - blurredB[j]) + abs(blurredA[i + 1] - blurredB[j + 1]) + abs(blurredA[i + 2] - blurredB[j + 2])
+        }
+
+        /// The move that brings `box` closest, and what it does.
+        func fit(over box: PixelRect) -> (Fit, (dx: Int, dy: Int)) {
+            let (left, top) = (box.minX - origin.x, box.minY - origin.y)
+            let (columns, rows) = (box.width, box.height)
+            return blurredA.withUnsafeBufferPointer { a in
+                blurredB.withUnsafeBufferPointer { b in
+                    /// The summed difference over `box` moved, or nil once it exceeds `bound`.
+                    func cost(_ move: (dx: Int, dy: Int), bound: Int) -> Int? {
+                        var total = 0
+                        for row in 0..<rows {
+                            let i = 3 * ((top + row) * size.width + left)
+                            let j = 3 * ((top + row + move.dy) * size.width + left + move.dx)
+                            var rowTotal: Int32 = 0
+                            for k in 0..<(3 * columns) {
+                                let difference = a[i &+ k] &- b[j &+ k]
+                                rowTotal &+= difference < 0 ? 0 &- difference : difference
+                            }
+                            total += Int(rowTotal)
+                            if total > bound { return nil }
+                        }
+                        return total
+                    }
+                    guard let still = cost((0, 0), bound: .max), still > 0 else { return (.none, (0, 0)) }
+                    var best = (move: (dx: 0, dy: 0), cost: still)
+                    let horizontal = max(-TextReflow.largestMove, -left)...min(TextReflow.largestMove, size.width - left - columns)
+                    let vertical = max(-TextReflow.largestRise, -top)...min(TextReflow.largestRise, size.height - top - rows)
+                    for dy in vertical {
+                        for dx in horizontal where (dx, dy) != (0, 0) {
+                            if let total = cost((dx, dy), bound: best.cost - 1) { best = ((dx, dy), total) }
+                        }
+                    }
+                    guard Double(best.cost) <= TextReflow.largestRemainder * Double(still), keepsPaper(box, moved: best.move)
+                    else { return (.none, best.move) }
+                    return (isSame(box, moved: best.move) ? .same : .redrawn, best.move)
+                }
+            }
+        }
+
+        /// Whether the paper around the text stayed: of the pixels of `box` whose 3 × 3
+        /// neighbourhood is one colour in the reference and, moved, in the new image, nearly all
+        /// keep their colour within ``TextReflow/paperLevels``. Other hinting redraws the ink
+        /// only; a faint patch laid over the text moves the paper too.
+        func keepsPaper(_ box: PixelRect, moved move: (dx: Int, dy: Int)) -> Bool {
+            var (paper, kept) = (0, 0)
+            for y in box.minY...box.maxY {
+                for x in box.minX...box.maxX {
+                    guard let flat = flatColours(x, y, move) else { continue }
+                    paper += 1
+                    if abs(Int(flat.a.r) - Int(flat.b.r)) <= TextReflow.paperLevels
+                        && abs(Int(flat.a.g) - Int(flat.b.g)) <= TextReflow.paperLevels
+                        && abs(Int(flat.a.b) - Int(flat.b.b)) <= TextReflow.paperLevels
+                    {
+                        kept += 1
+                    }
+                }
+            }
+            return 10 * kept >= 9 * paper
+        }
+
+        /// The colours of the reference at (x, y) and of the new image there moved, when both
+        /// fill their 3 × 3 neighbourhoods.
+        func flatColours(_ x: Int, _ y: Int, _ move: (dx: Int, dy: Int)) -> (a: (r: UInt8, g: UInt8, b: UInt8), b: (r: UInt8, g: UInt8, b: UInt8))? {
+            func flat(_ image: UnsafePointer<UInt8>, _ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8)? {
+                guard x > 0, y > 0, x < imageSize.width - 1, y < imageSize.height - 1 else { return nil }
+                let centre = PixelDelta.rgbOverWhite(image, (y * imageSize.width + x) * 4)
+                for ny in (y - 1)...(y + 1) {
+                    for nx in (x - 1)...(x + 1) where PixelDelta.rgbOverWhite(image, (ny * imageSize.width + nx) * 4) != centre {
+                        return nil
+                    }
+                }
+                return centre
+            }
+            guard let first = flat(a, x, y), let second = flat(b, x + move.dx, y + move.dy) else { return nil }
+            return (first, second)
+        }
+
+        /// Whether every pixel of `box` but a few is, within ``TextReflow/sameLevels``, the
+        /// new image's pixel moved.
+        func isSame(_ box: PixelRect, moved move: (dx: Int, dy: Int)) -> Bool {
+            var same = 0
+            for y in box.minY...box.maxY {
+                for x in box.minX...box.maxX {
+                    let (i, j) = ((y * imageSize.width + x) * 4, ((y + move.dy) * imageSize.width + x + move.dx) * 4)
+                    let (p, q) = (PixelDelta.rgbOverWhite(a, i), PixelDelta.rgbOverWhite(b, j))
+                    if abs(Int(p.r) - Int(q.r)) <= TextReflow.sameLevels && abs(Int(p.g) - Int(q.g)) <= TextReflow.sameLevels
+                        && abs(Int(p.b) - Int(q.b)) <= TextReflow.sameLevels
+                    {
+                        same += 1
+                    }
+                }
+            }
+            return 100 * same >= 97 * box.width * box.height
+        }
+
+        /// Whether `move`, or a move one pixel from it, brings the pixel's surroundings within
+        /// half their unmoved difference, or to a mean of 6 levels a channel.
+        func bringsClose(_ x: Int, _ y: Int, _ move: (dx: Int, dy: Int)) -> Bool {
+            guard let still = difference(x, y, (0, 0)) else { return false }
+            for dy in -1...1 {
+                for dx in -1...1 {
+                    guard let moved = difference(x, y, (move.dx + dx, move.dy + dy)) else { continue }
+                    if 2 * moved <= still || moved <= 3 * 9 * 6 { return true }
+                }
+            }
+            return false
+        }
+    }
+}
