@@ -51,8 +51,14 @@ With --under NOISE it writes instead every page under that one noise (noise/) an
 with the new side under it (changes/), no probes: the check of one noise model across all pages
 (Fixtures/render-lcd is `--under lcd-text --out Fixtures/render-lcd`).
 
+With --holdout it writes instead five other pages (profile, pricing, inbox, checkout, sidebar),
+each under every noise, and sixteen other changes, alone and under one noise: pages written after
+the structural mode's noise models, to check them on pages they were not designed on
+(Fixtures/render-holdout is `--holdout --out Fixtures/render-holdout`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
+       scripts/make-render-corpus.py --holdout --out DIR
 """
 import argparse
 import os
