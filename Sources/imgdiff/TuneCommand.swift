@@ -309,6 +309,7 @@ struct SearchOutcome {
                 ? String(format: " (%.1fx the worst noise, counting both plus one)", factor) : ""
             lines.append("Closest change: \(change.name) differs in \(Self.pixels(change.pixels))\(apart).")
         }
+        if let reason = textReflowOffReason(trained) { lines.append(reason) }
         if trained.misjudged.isEmpty {
             lines.append("Every training pair is judged right: noise passes, every change and canary fails.")
         } else {
@@ -319,6 +320,22 @@ struct SearchOutcome {
             format: "Leave-one-out accuracy: %d/%d = %.3f (95%% interval %.2f-%.2f)", cv.correct, cv.pairs, cv.accuracy,
             cv.lowerBound, cv.upperBound) + (cv.misjudged.isEmpty ? "." : "; misjudged when left out: \(cv.misjudged.joined(separator: ", ")).")) 
         return lines
+    }
+
+    /// Why a structural setting leaves the text model off: the canaries it would pass with it,
+    /// or the pairs it would misjudge.
+    func textReflowOffReason(_ trained: TrainedSetting) -> String? {
+        guard case .structural(let rule) = trained.candidate.metric, !rule.explainsTextReflow else { return nil }
+        var withModel = rule
+        withModel.explainsTextReflow = true
+        let twin = TuningCandidate(metric: .structural(withModel), antialiasing: trained.candidate.antialiasing)
+        guard let index = TuningCandidate.grid.firstIndex(of: twin) else { return nil }
+        let passing = canaries.filter { $0.counts[index] == 0 }.map(\.name)
+        if passing.isEmpty {
+            return "--no-text-reflow: the text model (words moved along their lines taken for other hinting) judges the training pairs no better."
+        }
+        let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
+        return "--no-text-reflow: with the text model (words moved along their lines taken for other hinting), \(named) would pass."
     }
 
     static func pixels(_ count: Int) -> String { count == Int.max ? "size" : "\(count) px" }

@@ -87,6 +87,37 @@ final class TuneTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("Misjudged in training:"), run.stdout)
     }
 
+    /// On pages set again by other hinting, the text model would pass a 2-px shifted block:
+    /// tune leaves it off and says which canaries it would pass.
+    func testTextModelLeftOffWhenItWouldPassACanary() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let render = SharedData.packageRoot.appendingPathComponent("Fixtures/render")
+        let chosen = [
+            "noise": ["settings--hinting-full", "cards--swiftshader", "login--jpeg-q90", "cards--lcd-text", "chart--display-p3"],
+            "changes": ["table--border-removed", "settings--text-colour", "login--word"],
+        ]
+        for (kind, names) in chosen {
+            for side in ["ref", "new"] {
+                let folder = work.appendingPathComponent("\(kind)/\(side)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for name in names {
+                    try FileManager.default.copyItem(
+                        at: render.appendingPathComponent("\(kind)/\(side)/\(name).png"), to: folder.appendingPathComponent("\(name).png"))
+                }
+            }
+        }
+        let run = try imgdiff(
+            "tune", work.appendingPathComponent("noise").path, "--must-fail", work.appendingPathComponent("changes").path, "--json")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stderr)
+        let recommendation = try XCTUnwrap(json["recommendation"] as? [String: Any])
+        let arguments = try XCTUnwrap(recommendation["cliArguments"] as? [String])
+        let explanation = try XCTUnwrap(recommendation["explanation"] as? [String])
+        XCTAssertTrue(arguments.contains("--no-text-reflow"), "\(arguments)")
+        XCTAssertTrue(
+            explanation.contains { $0.hasPrefix("--no-text-reflow: with the text model") && $0.contains("shifted-block") }, "\(explanation)")
+    }
+
     func testErrors() throws {
         let missing = try imgdiff("tune", "/no/such/folder")
         XCTAssertEqual(missing.status, 2)
