@@ -16,9 +16,9 @@ import RealModule
 /// colours anywhere, but three or more only if they moved together, and a changed element is a
 /// colour that did not move with the rest. With fewer (a page with one or two saturated
 /// colours, whose grays no profile moves) only a conversion known beforehand is tried
-/// (``standardConversions``). Then the reference is drawn through the fitted conversion before the structural
-/// comparison, which judges what the drift does not explain. A pair with a changed solid colour
-/// under another profile is not explained at all, and fails.
+/// (``standardConversions``). Then the reference is drawn through that conversion before the
+/// structural comparison, which judges what the drift does not explain. A pair with a changed
+/// solid colour under another profile is not explained at all, and fails.
 struct ColourDrift {
     /// A tone curve: 8-bit code value to linear light and back.
     enum ToneCurve {
@@ -74,13 +74,14 @@ struct ColourDrift {
         guard moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE }) else { return nil }
         // Fewer moved colours than a matrix has freedom for are explained only by a conversion
         // known beforehand, which no change of one or two colours matches by chance.
-        let fits = moved.count >= Self.minimumMovedColours
-            ? Array(ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) })
-            : Self.standardConversions
-        guard let best = fits.first(where: { fit in
+        func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
-        })
-        else { return nil }
+        }
+        let found = moved.count >= Self.minimumMovedColours
+            ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
+                .first(where: explainsEverySolid)
+            : Self.standardConversions.first(where: explainsEverySolid)
+        guard let best = found else { return nil }
         matrix = best.matrix
         curve = best.curve
     }

@@ -200,7 +200,7 @@ package enum StructuralComparison {
         // Another hinting sets text again: words moved along their lines are explained, on a page
         // where that happened on several lines.
         if rule.explainsTextReflow, let moved = TextReflow.explained(
-            members: members, reference, actual,
+            clusters: clusters, members: members, reference, actual,
             smallestFailing: min(rule.minimumClusterPixels, rule.minimumStrongClusterPixels))
         {
             var remaining = unexplained

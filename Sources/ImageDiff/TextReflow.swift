@@ -53,16 +53,19 @@ struct TextReflow {
         case redrawn
     }
 
-    /// The pixels of `members` that moves explain, or nil when the pair does not carry the
-    /// signature. Clusters smaller than `smallestFailing` are left alone.
-    static func explained(members: [[Int]], _ reference: RGBAImage, _ actual: RGBAImage, smallestFailing: Int) -> [Int]? {
+    /// The pixels of `members` (each cluster's, beside it in `clusters`) that moves explain, or
+    /// nil when the pair does not carry the signature. Clusters smaller than `smallestFailing`
+    /// are left alone.
+    static func explained(
+        clusters: [DifferenceCluster], members: [[Int]], _ reference: RGBAImage, _ actual: RGBAImage, smallestFailing: Int
+    ) -> [Int]? {
         let (width, height) = (reference.width, reference.height)
         var searched: [(pixels: [Int], box: PixelRect)] = []
         var area = 0
-        for pixels in members where pixels.count >= smallestFailing {
+        for (cluster, pixels) in zip(clusters, members) where pixels.count >= smallestFailing {
             // A cluster larger than a word fails the pair whatever the text did.
             guard pixels.count <= largestCluster else { return nil }
-            guard let box = boundingBox(of: pixels, width: width) else { continue }
+            let box = cluster.boundingBox
             let window = (box.width + 2 * margin.x) * (box.height + 2 * margin.y)
             area += window
             guard area <= largestSearchedArea else { return nil }
@@ -96,14 +99,9 @@ struct TextReflow {
         return redrawn.flatMap(\.pixels) + rules
     }
 
-    static func boundingBox(of pixels: [Int], width: Int) -> PixelRect? {
-        guard let first = pixels.first else { return nil }
-        var box = PixelRect(minX: first % width, minY: first / width, maxX: first % width, maxY: first / width)
-        for index in pixels {
-            let (x, y) = (index % width, index / width)
-            box = PixelRect(minX: min(box.minX, x), minY: min(box.minY, y), maxX: max(box.maxX, x), maxY: max(box.maxY, y))
-        }
-        return box
+    /// Whether every channel of `p` lies within `levels` of `q`'s.
+    static func isWithin(_ levels: Int, _ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+        abs(Int(p.r) - Int(q.r)) <= levels && abs(Int(p.g) - Int(q.g)) <= levels && abs(Int(p.b) - Int(q.b)) <= levels
     }
 
     /// How many separate lines `rows` make: ranges that overlap are one line.
@@ -228,12 +226,7 @@ struct TextReflow {
                 for x in box.minX...box.maxX {
                     guard let flat = flatColours(x, y, move) else { continue }
                     paper += 1
-                    if abs(Int(flat.a.r) - Int(flat.b.r)) <= TextReflow.paperLevels
-                        && abs(Int(flat.a.g) - Int(flat.b.g)) <= TextReflow.paperLevels
-                        && abs(Int(flat.a.b) - Int(flat.b.b)) <= TextReflow.paperLevels
-                    {
-                        kept += 1
-                    }
+                    if TextReflow.isWithin(TextReflow.paperLevels, flat.a, flat.b) { kept += 1 }
                 }
             }
             return 10 * kept >= 9 * paper
@@ -263,10 +256,7 @@ struct TextReflow {
             for y in box.minY...box.maxY {
                 for x in box.minX...box.maxX {
                     let (i, j) = ((y * imageSize.width + x) * 4, ((y + move.dy) * imageSize.width + x + move.dx) * 4)
-                    let (p, q) = (PixelDelta.rgbOverWhite(a, i), PixelDelta.rgbOverWhite(b, j))
-                    if abs(Int(p.r) - Int(q.r)) <= TextReflow.sameLevels && abs(Int(p.g) - Int(q.g)) <= TextReflow.sameLevels
-                        && abs(Int(p.b) - Int(q.b)) <= TextReflow.sameLevels
-                    {
+                    if TextReflow.isWithin(TextReflow.sameLevels, PixelDelta.rgbOverWhite(a, i), PixelDelta.rgbOverWhite(b, j)) {
                         same += 1
                     }
                 }

@@ -16,9 +16,20 @@ import ToleranceTuning
 final class RenderNoiseModelTests: XCTestCase {
     let structural = ComparisonOptions(metric: .structural(StructuralRule()))
 
-    func pair(_ kind: String, _ name: String, corpus: String = "render", ext: String = "png") throws -> (RGBAImage, RGBAImage) {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// The folder of `kind` (noise or changes) in the corpus `Fixtures/corpus`.
+    func folder(_ kind: String, corpus: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/\(corpus)/\(kind)")
+    }
+
+    /// The names of the PNG pairs of `kind` in the corpus, without their extension, sorted.
+    func pairNames(_ kind: String, corpus: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder(kind, corpus: corpus).appendingPathComponent("new").path)
+            .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+    }
+
+    func pair(_ kind: String, _ name: String, corpus: String = "render", ext: String = "png") throws -> (RGBAImage, RGBAImage) {
+        let folder = folder(kind, corpus: corpus)
         return (
             try ImageDecoder.decode(contentsOf: folder.appendingPathComponent("ref/\(name).\(ext)").path),
             try ImageDecoder.decode(contentsOf: folder.appendingPathComponent("new/\(name).\(ext)").path)
@@ -123,11 +134,8 @@ final class RenderNoiseModelTests: XCTestCase {
     /// new side drawn so fails (`Fixtures/render-lcd`): coloured links, small text and a link's
     /// colour changed included.
     func testEveryPageAndChangeUnderLCDText() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/render-lcd")
         for kind in ["noise", "changes"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("\(kind)/new").path)
-                .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+            let names = try pairNames(kind, corpus: "render-lcd")
             XCTAssertEqual(names.count, kind == "noise" ? 7 : 19, kind)
             for name in names {
                 let (reference, actual) = try pair(kind, name, corpus: "render-lcd")
@@ -197,14 +205,10 @@ final class RenderNoiseModelTests: XCTestCase {
     /// text and border, whose JPEG blocks move their mean luma by 4.1 to 4.8 levels, beyond the
     /// 4 that keep a ΔE-3 patch failing).
     func testHeldOutPages() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/render-holdout")
         let covered = ["no-subpixel-pos", "hinting-none", "display-p3", "generic-rgb", "jpeg-q90", "jpeg-q95"]
         var judged = (noise: 0, changes: 0)
         for kind in ["noise", "changes"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("\(kind)/new").path)
-                .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
-            for name in names {
+            for name in try pairNames(kind, corpus: "render-holdout") {
                 let noise = name.components(separatedBy: "--").last ?? ""
                 guard kind == "changes" || covered.contains(noise) else { continue }
                 let (reference, actual) = try pair(kind, name, corpus: "render-holdout")
@@ -240,10 +244,7 @@ final class RenderNoiseModelTests: XCTestCase {
     /// word changed, an icon or a border removed, a 2-px move or a respaced line is no text set
     /// again.
     func testEveryChangeOfTheRenderCorpusFails() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/render/changes/new")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+        let names = try pairNames("changes", corpus: "render")
         XCTAssertEqual(names.count, 38)
         for name in names {
             let (reference, actual) = try pair("changes", name)
