@@ -506,10 +506,11 @@ struct cic_png_stream {
     /* Filtered rows, inflated a chunk at a time; 4 KiB of slack to place them (see below). */
     uint8_t *filtered;
     size_t filtered_capacity;
-    /* The last unfiltered row (RGB or RGBA as in the file), for the filters that look up. */
+    /* The last unfiltered row as RGBA, for the filters that look up. */
     uint8_t *previous;
-    /* RGB rows are unfiltered here, then spread to RGBA. */
-    uint8_t *unfiltered;
+    /* RGB files: the filtered rows of a chunk spread to four bytes a pixel, each row after its
+     * filter byte, so that they unfilter with the RGBA kernels. */
+    uint8_t *spread;
 };
 
 cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
@@ -528,12 +529,13 @@ cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_st
     s->position = first_idat;
     s->info = info;
     s->row_bytes = (size_t)info.width * (size_t)info.channels;
-    s->previous = malloc(s->row_bytes);
-    s->unfiltered = malloc(s->row_bytes);
+    const size_t rgba_row_bytes = (size_t)info.width * 4;
+    s->previous = malloc(rgba_row_bytes);
     s->filtered_capacity = s->row_bytes + 1 > INFLATE_CHUNK_BYTES ? s->row_bytes + 1
                                                                   : INFLATE_CHUNK_BYTES / (s->row_bytes + 1) * (s->row_bytes + 1);
     s->filtered = malloc(s->filtered_capacity + 4096);
-    if (!s->previous || !s->unfiltered || !s->filtered) {
+    s->spread = info.channels == 3 ? malloc(s->filtered_capacity / (s->row_bytes + 1) * (rgba_row_bytes + 1) + 4096) : NULL;
+    if (!s->previous || !s->filtered || (info.channels == 3 && !s->spread)) {
         cic_png_stream_close(s);
         return fail(message, message_size, "out of memory");
     }
@@ -546,7 +548,7 @@ cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_st
 void cic_png_stream_close(cic_png_stream *stream) {
     if (!stream) return;
     free(stream->previous);
-    free(stream->unfiltered);
+    free(stream->spread);
     free(stream->filtered);
     free(stream);
 }
@@ -606,49 +608,86 @@ static cic_fast_status finish_stream(cic_png_stream *s, char *message, size_t me
     return CIC_FAST_OK;
 }
 
+/* Every filter works on each byte of a pixel apart from the others, so an RGB row unfilters
+ * exactly as an RGBA row whose alpha bytes are ignored: the filtered rows are spread to four
+ * bytes a pixel (alpha 0, filter bytes kept) and the RGBA kernels run on them. */
+#if defined(CIC_HAVE_AVX2_KERNELS)
+__attribute__((target("ssse3"))) static void spread_rgb_row_ssse3(uint8_t *out, const uint8_t *in, size_t width) {
+    const __m128i order = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    size_t x = 0;
+    for (; x + 6 <= width; x += 4) /* 16 bytes read: 4 pixels and 4 bytes of the next two */
+        _mm_storeu_si128((__m128i *)(out + 4 * x), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(in + 3 * x)), order));
+    for (; x < width; x++) {
+        memcpy(out + 4 * x, in + 3 * x, 3);
+        out[4 * x + 3] = 0;
+    }
+}
+#endif
+
+static void spread_rgb_rows(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride, size_t rows,
+                            size_t width) {
+#if defined(CIC_HAVE_AVX2_KERNELS)
+    int ssse3 = __builtin_cpu_supports("ssse3");
+#endif
+    for (size_t row = 0; row < rows; row++) {
+        const uint8_t *from = in + row * in_stride;
+        uint8_t *to = out + row * out_stride;
+        to[0] = from[0];
+#if defined(CIC_HAVE_AVX2_KERNELS)
+        if (ssse3) {
+            spread_rgb_row_ssse3(to + 1, from + 1, width);
+            continue;
+        }
+#endif
+        for (size_t x = 0; x < width; x++) {
+            memcpy(to + 1 + 4 * x, from + 1 + 3 * x, 3);
+            to[1 + 4 * x + 3] = 0;
+        }
+    }
+}
+
+static void make_opaque(uint8_t *rgba, size_t length) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (size_t i = 0; i + 4 <= length; i += 4) {
+        uint32_t pixel;
+        memcpy(&pixel, rgba + i, 4);
+        pixel |= 0xFF000000u;
+        memcpy(rgba + i, &pixel, 4);
+    }
+#else
+    for (size_t i = 3; i < length; i += 4) rgba[i] = 255;
+#endif
+}
+
 cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
                                          size_t message_size) {
     if (row_count > s->info.height - s->rows_read) return fail(message, message_size, "read past the last row");
+    if (row_count == 0) return CIC_FAST_OK;
     const size_t channels = (size_t)s->info.channels, row_bytes = s->row_bytes, stride = row_bytes + 1;
     const size_t rows_per_chunk = s->filtered_capacity / stride;
-    const size_t rgba_row_bytes = (size_t)s->info.width * 4;
+    const size_t rgba_row_bytes = (size_t)s->info.width * 4, spread_stride = rgba_row_bytes + 1;
     size_t done = 0;
     while (done < row_count) {
         size_t rows = row_count - done < rows_per_chunk ? row_count - done : rows_per_chunk;
-        /* RGBA rows unfilter straight into the caller's rows, RGB rows into a row of their own
-         * and are then spread to RGBA. */
-        uint8_t *first_out = channels == 4 ? rgba + done * rgba_row_bytes : s->unfiltered;
-        /* Filtered and unfiltered rows half a page apart modulo 4 KiB, so that a load never
-         * looks like it aliases the store just before it (both are page-aligned allocations). */
-        size_t distance = ((uintptr_t)s->filtered + 1 - (uintptr_t)first_out) & 4095;
-        uint8_t *filtered = s->filtered + ((2048 - distance) & 4095);
+        uint8_t *first_out = rgba + done * rgba_row_bytes;
+        /* The rows the unfilter reads, half a page apart from the rows it writes modulo 4 KiB,
+         * so that a load never looks like it aliases the store just before it (both are
+         * page-aligned allocations). */
+        uint8_t *source = channels == 4 ? s->filtered : s->spread;
+        size_t distance = ((uintptr_t)source + 1 - (uintptr_t)first_out) & 4095;
+        source += (2048 - distance) & 4095;
+        uint8_t *filtered = channels == 4 ? source : s->filtered;
         cic_fast_status status = inflate_exactly(s, filtered, rows * stride, message, message_size);
         if (status != CIC_FAST_OK) return status;
-        const uint8_t *previous = s->rows_read + done == 0 ? NULL : s->previous;
-        if (channels == 4) {
-            if (done > 0) previous = first_out - rgba_row_bytes;
-            if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, filtered, stride, previous, rows, row_bytes, 4))
-                return fail(message, message_size, "bad adaptive filter value");
-            done += rows;
-            if (done == row_count) memcpy(s->previous, first_out + (rows - 1) * rgba_row_bytes, row_bytes);
-            continue;
-        }
-        for (size_t r = 0; r < rows; r++, done++) {
-            const uint8_t *row = filtered + r * stride;
-            if (!cic_png_unfilter_row(row[0], s->unfiltered, row + 1, previous, row_bytes, 3))
-                return fail(message, message_size, "bad adaptive filter value");
-            memcpy(s->previous, s->unfiltered, row_bytes);
-            previous = s->previous;
-            const uint8_t *source = s->unfiltered;
-            uint8_t *out = rgba + done * rgba_row_bytes;
-            for (size_t x = 0; x < s->info.width; x++, source += 3, out += 4) {
-                out[0] = source[0];
-                out[1] = source[1];
-                out[2] = source[2];
-                out[3] = 255;
-            }
-        }
+        if (channels == 3) spread_rgb_rows(source, spread_stride, filtered, stride, rows, s->info.width);
+        const uint8_t *previous = done > 0 ? first_out - rgba_row_bytes : s->rows_read == 0 ? NULL : s->previous;
+        if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride, previous,
+                                   rows, rgba_row_bytes, 4))
+            return fail(message, message_size, "bad adaptive filter value");
+        if (channels == 3) make_opaque(first_out, rows * rgba_row_bytes);
+        done += rows;
     }
+    memcpy(s->previous, rgba + (row_count - 1) * rgba_row_bytes, rgba_row_bytes);
     s->rows_read += row_count;
     if (s->rows_read == s->info.height) return finish_stream(s, message, message_size);
     return CIC_FAST_OK;

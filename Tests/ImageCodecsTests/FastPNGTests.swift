@@ -142,6 +142,74 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
+    /// RGB files unfilter as RGBA rows (every filter treats each byte of a pixel apart): random
+    /// filtered data under every filter, in runs that reach the multi-row Paeth kernels, at
+    /// widths that leave every tail, decodes as libpng decodes it.
+    func testRGBFilesOfEveryFilterEqualLibPNG() throws {
+        var state: UInt64 = 0x5EED_0F_F11E
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let filterPatterns: [[UInt8]] = [[0, 1, 2, 3, 4], [4], [1, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2], [3, 3, 1, 1, 2]]
+        for width in [1, 2, 5, 6, 7, 21, 64, 333] {
+            for pattern in filterPatterns {
+                let height = 23
+                var filtered: [UInt8] = []
+                for row in 0..<height {
+                    filtered.append(pattern[row % pattern.count])
+                    for _ in 0..<(width * 3) { filtered.append(next()) }
+                }
+                let png = Self.storedPNG(width: width, height: height, colourType: 2, filtered: filtered)
+                try png.withUnsafeBufferPointer { buffer in
+                    let libpng = try PNGDecoder.decodeWithLibPNG(buffer)
+                    let fast = try XCTUnwrap(try FastPNGDecoder.decode(buffer), "the fast path takes 8-bit RGB")
+                    XCTAssertEqual(fast, libpng, "width \(width) filters \(pattern)")
+                    for band in [1, 4, 9] {
+                        let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+                        var pixels = [UInt8](repeating: 7, count: width * height * 4)
+                        try pixels.withUnsafeMutableBufferPointer { out in
+                            guard let out = out.baseAddress else { return }
+                            var y = 0
+                            while y < height {
+                                let count = min(band, height - y)
+                                try rows.read(count, into: out + y * width * 4)
+                                y += count
+                            }
+                        }
+                        XCTAssertEqual(pixels, libpng.pixels, "width \(width) filters \(pattern) in bands of \(band)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A PNG of already filtered rows, its zlib stream made of stored (uncompressed) blocks.
+    static func storedPNG(width: Int, height: Int, colourType: UInt8, filtered: [UInt8]) -> [UInt8] {
+        func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + payload
+            return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var start = 0
+        repeat {
+            let end = min(start + 65535, filtered.count)
+            let length = UInt16(end - start)
+            zlib += [end == filtered.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            zlib += filtered[start..<end]
+            start = end
+        } while start < filtered.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in filtered {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        zlib += bigEndian(b << 16 | a)
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, colourType, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
     /// The row stream read in bands of any size gives the whole-image decode.
     func testRowStreamInAnyBandSplitEqualsWholeDecode() throws {
         for path in ["Fixtures/login/ref.png", "Fixtures/login/fail.png"] {
