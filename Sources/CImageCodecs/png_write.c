@@ -1,4 +1,5 @@
 #include "cic_png_write.h"
+#include "cic_adler32.h"
 #include "vector_state.h"
 
 #include <isa-l/crc.h>
@@ -110,7 +111,6 @@ static void warm_up_igzip(void) {
         stream.end_of_stream = 1;
         isal_deflate(&stream);
     }
-    (void)isal_adler32(1, input, sizeof input);
     cic_clear_upper_vector_state();
 }
 
@@ -187,7 +187,7 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
         int last = r + 1 == row_count;
         if (last || filled == filtered_row_bytes * d->rows_per_chunk) {
             memset(d->chunk + filled, 0, filtered_row_bytes * d->rows_per_chunk - filled);
-            checksum = isal_adler32(checksum, d->chunk, filled);
+            checksum = cic_adler32(checksum, d->chunk, filled);
             ok = compress_chunk(stream, d->chunk, filled, last, final);
             filled = 0;
         }

@@ -184,6 +184,83 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
+    /// The AVX2 Adler-32 equals the plain loop on any length, start and alignment, and on runs
+    /// of 0xFF, which grow its sums fastest.
+    func testSIMDAdler32EqualsScalar() {
+        var state: UInt64 = 0xAD1E_5EED
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        let random = (0..<(200_000 + 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
+        let saturated = [UInt8](repeating: 0xFF, count: 200_000)
+        for bytes in [random, saturated] {
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for length in [0, 1, 31, 32, 63, 64, 65, 1000, 5552, 32767, 32768, 32769, 65536 + 17, 200_000 - 64] + (0..<40).map({ _ in Int(next() % 100_000) }) {
+                    let offset = Int(next() % 64), start = UInt32(next() % 65521) << 16 | UInt32(next() % 65521)
+                    XCTAssertEqual(cic_adler32(start, base + offset, length), cic_adler32_scalar(start, base + offset, length),
+                                   "length \(length) offset \(offset)")
+                }
+            }
+        }
+    }
+
+    /// The zlib wrapper is read outside ISA-L: a stream cut into IDAT chunks of a few bytes
+    /// (header and checksum split too) decodes as libpng decodes it, and a wrong checksum, a
+    /// missing one or a bad header is an error, never an image.
+    func testZlibWrapperAcrossChunksAndItsErrors() throws {
+        let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("Fixtures/login/ref.png")))
+        var chunks: [(type: String, payload: [UInt8])] = []
+        var position = 8
+        while position + 12 <= bytes.count {
+            let length = (0..<4).reduce(0) { $0 << 8 | Int(bytes[position + $1]) }
+            chunks.append((String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self),
+                           Array(bytes[(position + 8)..<(position + 8 + length)])))
+            position += 12 + length
+        }
+        let zlib = chunks.filter { $0.type == "IDAT" }.flatMap(\.payload)
+        func png(_ zlib: [UInt8], pieces: Int) -> [UInt8] {
+            func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+            func chunk(_ type: String, _ payload: ArraySlice<UInt8>) -> [UInt8] {
+                let body = Array(type.utf8) + payload
+                return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
+            }
+            var file = Array(bytes.prefix(8))
+            for (type, payload) in chunks where type != "IDAT" && type != "IEND" { file += chunk(type, payload[...]) }
+            var start = 0, size = 1
+            while start < zlib.count {
+                let end = min(zlib.count, start + (pieces == 1 ? zlib.count : size))
+                file += chunk("IDAT", zlib[start..<end])
+                start = end
+                size = size % pieces + 1
+            }
+            return file + chunk("IEND", [])
+        }
+        for pieces in [1, 2, 3, 7] {
+            try png(zlib, pieces: pieces).withUnsafeBufferPointer { buffer in
+                let fast = try XCTUnwrap(try FastPNGDecoder.decode(buffer))
+                XCTAssertEqual(fast, try PNGDecoder.decodeWithLibPNG(buffer), "IDAT chunks of 1 to \(pieces) bytes")
+            }
+        }
+        var wrongChecksum = zlib
+        wrongChecksum[wrongChecksum.count - 1] ^= 1
+        var badHeader = zlib
+        badHeader[1] ^= 1
+        let broken: [(String, [UInt8], String)] = [
+            ("wrong checksum", wrongChecksum, "incorrect Adler-32 checksum"),
+            ("checksum cut", Array(zlib.dropLast(2)), "truncated zlib stream"),
+            ("bad header", badHeader, "corrupt zlib data"),
+        ]
+        for (label, data, problem) in broken {
+            for pieces in [1, 3] {
+                XCTAssertThrowsError(try png(data, pieces: pieces).withUnsafeBufferPointer { try FastPNGDecoder.decode($0) }, label) { error in
+                    XCTAssertTrue("\(error)".contains(problem), "\(label): \(error)")
+                }
+            }
+        }
+    }
+
     /// A PNG of already filtered rows, its zlib stream made of stored (uncompressed) blocks.
     static func storedPNG(width: Int, height: Int, colourType: UInt8, filtered: [UInt8]) -> [UInt8] {
         func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }

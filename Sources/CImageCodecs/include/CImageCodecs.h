@@ -17,6 +17,7 @@
 
 #include "cic_png_fast.h"
 #include "cic_png_write.h"
+#include "cic_adler32.h"
 #include "cic_magick.h"
 
 #ifdef __cplusplus
