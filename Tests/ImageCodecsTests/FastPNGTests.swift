@@ -146,11 +146,7 @@ final class FastPNGTests: XCTestCase {
     /// filtered data under every filter, in runs that reach the multi-row Paeth kernels, at
     /// widths that leave every tail, decodes as libpng decodes it.
     func testRGBFilesOfEveryFilterEqualLibPNG() throws {
-        var state: UInt64 = 0x5EED_0F_F11E
-        func next() -> UInt8 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 56)
-        }
+        var generator = SplitMix(seed: 0x5EED_0F_F11E)
         let filterPatterns: [[UInt8]] = [[0, 1, 2, 3, 4], [4], [1, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2], [3, 3, 1, 1, 2]]
         for width in [1, 2, 5, 6, 7, 21, 64, 333] {
             for pattern in filterPatterns {
@@ -158,7 +154,7 @@ final class FastPNGTests: XCTestCase {
                 var filtered: [UInt8] = []
                 for row in 0..<height {
                     filtered.append(pattern[row % pattern.count])
-                    for _ in 0..<(width * 3) { filtered.append(next()) }
+                    for _ in 0..<(width * 3) { filtered.append(generator.nextByte()) }
                 }
                 let png = Self.storedPNG(width: width, height: height, colourType: 2, filtered: filtered)
                 try png.withUnsafeBufferPointer { buffer in
@@ -166,18 +162,7 @@ final class FastPNGTests: XCTestCase {
                     let fast = try XCTUnwrap(try FastPNGDecoder.decode(buffer), "the fast path takes 8-bit RGB")
                     XCTAssertEqual(fast, libpng, "width \(width) filters \(pattern)")
                     for band in [1, 4, 9] {
-                        let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
-                        var pixels = [UInt8](repeating: 7, count: width * height * 4)
-                        try pixels.withUnsafeMutableBufferPointer { out in
-                            guard let out = out.baseAddress else { return }
-                            var y = 0
-                            while y < height {
-                                let count = min(band, height - y)
-                                try rows.read(count, into: out + y * width * 4)
-                                y += count
-                            }
-                        }
-                        XCTAssertEqual(pixels, libpng.pixels, "width \(width) filters \(pattern) in bands of \(band)")
+                        XCTAssertEqual(try Self.readInBands(buffer, of: band), libpng.pixels, "width \(width) filters \(pattern) in bands of \(band)")
                     }
                 }
             }
@@ -187,12 +172,9 @@ final class FastPNGTests: XCTestCase {
     /// The AVX2 Adler-32 equals the plain loop on any length, start and alignment, and on runs
     /// of 0xFF, which grow its sums fastest.
     func testSIMDAdler32EqualsScalar() {
-        var state: UInt64 = 0xAD1E_5EED
-        func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
-        let random = (0..<(200_000 + 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
+        var generator = SplitMix(seed: 0xAD1E_5EED)
+        func next() -> UInt64 { generator.next() }
+        let random = (0..<(200_000 + 64)).map { _ in generator.nextByte() }
         let saturated = [UInt8](repeating: 0xFF, count: 200_000)
         for bytes in [random, saturated] {
             bytes.withUnsafeBufferPointer { buffer in
@@ -221,21 +203,16 @@ final class FastPNGTests: XCTestCase {
         }
         let zlib = chunks.filter { $0.type == "IDAT" }.flatMap(\.payload)
         func png(_ zlib: [UInt8], pieces: Int) -> [UInt8] {
-            func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-            func chunk(_ type: String, _ payload: ArraySlice<UInt8>) -> [UInt8] {
-                let body = Array(type.utf8) + payload
-                return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
-            }
             var file = Array(bytes.prefix(8))
-            for (type, payload) in chunks where type != "IDAT" && type != "IEND" { file += chunk(type, payload[...]) }
+            for (type, payload) in chunks where type != "IDAT" && type != "IEND" { file += Self.pngChunk(type, payload[...]) }
             var start = 0, size = 1
             while start < zlib.count {
                 let end = min(zlib.count, start + (pieces == 1 ? zlib.count : size))
-                file += chunk("IDAT", zlib[start..<end])
+                file += Self.pngChunk("IDAT", zlib[start..<end])
                 start = end
                 size = size % pieces + 1
             }
-            return file + chunk("IEND", [])
+            return file + Self.pngChunk("IEND", [])
         }
         for pieces in [1, 2, 3, 7] {
             try png(zlib, pieces: pieces).withUnsafeBufferPointer { buffer in
@@ -263,11 +240,6 @@ final class FastPNGTests: XCTestCase {
 
     /// A PNG of already filtered rows, its zlib stream made of stored (uncompressed) blocks.
     static func storedPNG(width: Int, height: Int, colourType: UInt8, filtered: [UInt8]) -> [UInt8] {
-        func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-        func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + payload
-            return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
-        }
         var zlib: [UInt8] = [0x78, 0x01]
         var start = 0
         repeat {
@@ -284,7 +256,32 @@ final class FastPNGTests: XCTestCase {
         }
         zlib += bigEndian(b << 16 | a)
         let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, colourType, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", header[...]) + pngChunk("IDAT", zlib[...])
+            + pngChunk("IEND", [])
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+
+    /// One PNG chunk: length, type, payload and CRC.
+    static func pngChunk(_ type: String, _ payload: ArraySlice<UInt8>) -> [UInt8] {
+        let body = Array(type.utf8) + payload
+        return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
+    }
+
+    /// The PNG in `buffer` read through the row stream `band` rows at a time.
+    static func readInBands(_ buffer: UnsafeBufferPointer<UInt8>, of band: Int) throws -> [UInt8] {
+        let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+        var pixels = [UInt8](repeating: 7, count: rows.width * rows.height * 4)
+        try pixels.withUnsafeMutableBufferPointer { out in
+            guard let out = out.baseAddress else { return }
+            var y = 0
+            while y < rows.height {
+                let count = min(band, rows.height - y)
+                try rows.read(count, into: out + y * rows.width * 4)
+                y += count
+            }
+        }
+        return pixels
     }
 
     /// The row stream read in bands of any size gives the whole-image decode.
@@ -294,18 +291,7 @@ final class FastPNGTests: XCTestCase {
             try bytes.withUnsafeBufferPointer { buffer in
                 let whole = try XCTUnwrap(try FastPNGDecoder.decode(buffer))
                 for band in [1, 3, 7, 64, whole.height] {
-                    let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
-                    var pixels = [UInt8](repeating: 0, count: whole.pixels.count)
-                    try pixels.withUnsafeMutableBufferPointer { out in
-                        guard let out = out.baseAddress else { return }
-                        var y = 0
-                        while y < rows.height {
-                            let count = min(band, rows.height - y)
-                            try rows.read(count, into: out + y * rows.width * 4)
-                            y += count
-                        }
-                    }
-                    XCTAssertEqual(pixels, whole.pixels, "\(path) in bands of \(band)")
+                    XCTAssertEqual(try Self.readInBands(buffer, of: band), whole.pixels, "\(path) in bands of \(band)")
                 }
             }
         }
@@ -341,20 +327,13 @@ final class FastPNGTests: XCTestCase {
         var badCRC = chunks
         badCRC[idat][badCRC[idat].count - 1] ^= 1
         // A tEXt chunk (ancillary, CRC from zlib) between two halves of the image data.
-        let payload = Array("Comment\0split".utf8), tEXt = Array("tEXt".utf8)
-        func crc32(_ bytes: [UInt8]) -> UInt32 { cic_crc32(0, bytes, bytes.count) }
-        let crc = crc32(tEXt + payload)
-        let text = [0, 0, 0, UInt8(payload.count)] + tEXt + payload + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
+        let text = Self.pngChunk("tEXt", Array("Comment\0split".utf8)[...])
         let idatBytes = chunks[idat]
         let split = 8 + (idatBytes.count - 12) / 2
-        func idatChunk(_ data: ArraySlice<UInt8>) -> [UInt8] {
-            let body = Array("IDAT".utf8) + data
-            let crc = crc32(body)
-            return (0..<4).map { UInt8(truncatingIfNeeded: data.count >> (24 - 8 * $0)) } + body
-                + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) }
-        }
         var interrupted = chunks
-        interrupted.replaceSubrange(idat...idat, with: [idatChunk(idatBytes[8..<split]), text, idatChunk(idatBytes[split..<(idatBytes.count - 4)])])
+        interrupted.replaceSubrange(
+            idat...idat,
+            with: [Self.pngChunk("IDAT", idatBytes[8..<split]), text, Self.pngChunk("IDAT", idatBytes[split..<(idatBytes.count - 4)])])
         var consecutive = interrupted
         consecutive.remove(at: idat + 1)
         XCTAssertNotNil(try ImageDecoder.structurallyValidPNGSize(file(consecutive), name: "two IDATs"))
