@@ -36,6 +36,11 @@ public struct ComparisonRequest: Sendable {
     /// Refusals applied before anything is allocated.
     public var limits: DecodingLimits
     public var parallelism: Parallelism
+    /// The share of pairs the caller expects to differ, from 0 to 1: how a batch's pairs went
+    /// so far. With ``OutputPolicy/whenDifferent`` it picks between decoding a pair whole, so a
+    /// differing pair is blended without decoding it again, and streaming it
+    /// (``Pipeline/wholeDecodeBreakEvenShare``). It never changes a result or an output byte.
+    public var expectedDifferingShare: Double
 
     public init(
         options: ComparisonOptions = ComparisonOptions(),
@@ -46,7 +51,8 @@ public struct ComparisonRequest: Sendable {
         differenceFuzz: Double = 0,
         maskColor: RGBA = RGBA(255, 0, 0, 255),
         limits: DecodingLimits = .default,
-        parallelism: Parallelism = .allCores
+        parallelism: Parallelism = .allCores,
+        expectedDifferingShare: Double = 1
     ) {
         self.options = options
         self.snapshotPrecision = snapshotPrecision
@@ -57,6 +63,7 @@ public struct ComparisonRequest: Sendable {
         self.maskColor = maskColor
         self.limits = limits
         self.parallelism = parallelism
+        self.expectedDifferingShare = expectedDifferingShare
     }
 
     /// The options as the engine takes them: a mask collected when one is to be written, and

@@ -177,13 +177,21 @@ public enum Pipeline {
         return outcome
     }
 
-    /// The decoded size up to which a pair whose blend is wanted only if it differs is decoded
-    /// whole: once, where streaming would decode a differing pair a second time to blend it.
-    /// Two 8-megapixel images; larger pairs stream, in bounded memory.
+    /// The decoded size up to which a pair whose blend is wanted only if it differs may be
+    /// decoded whole: once, where streaming would decode a differing pair a second time to blend
+    /// it. Two 8-megapixel images; larger pairs stream, in bounded memory.
     static let lazyBlendWholeImageBudget = 64 << 20
+
+    /// The share of differing pairs above which decoding pairs whole for their lazy blend costs
+    /// less than streaming them all and decoding the differing ones again. Streaming a pair
+    /// takes about 0.9 of the time decoding it whole and comparing the buffers does (no pixel
+    /// buffer to fill and read back from memory; `scripts/bench-batch`, re-encoded suite), and
+    /// the second pass about one decode, so the whole decode pays once one pair in ten differs.
+    public static let wholeDecodeBreakEvenShare = 0.1
 
     static func holdsWholeForLazyBlend(_ reference: EncodedImage, _ actual: EncodedImage, _ request: ComparisonRequest) -> Bool {
         guard request.outputPolicy == .whenDifferent, request.outputs.contains(.blend),
+            request.expectedDifferingShare > wholeDecodeBreakEvenShare,
             let referenceSize = ContainerFormat.declaredPNGSize(reference.bytes),
             let actualSize = ContainerFormat.declaredPNGSize(actual.bytes)
         else { return false }
@@ -202,22 +210,26 @@ public enum Pipeline {
         let overlay = StreamedRoute.Overlay(rounding: request.rounding, level: PNGEncoder.defaultCompressionLevel)
         let wantsBlend = request.outputs.contains(.blend)
         let blendNow = wantsBlend && request.outputPolicy == .always
+        // A lazy blend takes a second pass over a differing pair, which collects its mask too:
+        // a pair that matches gets no mask, as on the identical-bytes route.
+        var firstOptions = options
+        if wantsBlend && !blendNow { firstOptions.collectsMask = false }
         guard let first = try StreamedRoute.run(
-            reference, actual, options: options, limits: request.limits, overlay: blendNow ? overlay : nil,
+            reference, actual, options: firstOptions, limits: request.limits, overlay: blendNow ? overlay : nil,
             parallelism: request.parallelism)
         else { return nil }
         var outcome = PairOutcome(result: first.result, snapshot: nil, route: .streamedRows, outputs: [:])
         guard rendersOutputs(for: outcome, request) else { return outcome }
-        var blend = first.overlay
-        if wantsBlend, blend == nil {
-            var blendOptions = options
-            blendOptions.collectsMask = false
-            blend = try StreamedRoute.run(
-                reference, actual, options: blendOptions, limits: request.limits, overlay: overlay,
-                parallelism: request.parallelism)?.overlay
+        if wantsBlend, first.overlay == nil,
+            let second = try StreamedRoute.run(
+                reference, actual, options: options, limits: request.limits, overlay: overlay, parallelism: request.parallelism)
+        {
+            outcome.result = second.result
+            outcome.outputs[.blend] = second.overlay
+        } else {
+            outcome.outputs[.blend] = first.overlay
         }
-        outcome.outputs[.blend] = blend
-        if request.outputs.contains(.mask), let mask = first.result.mask {
+        if request.outputs.contains(.mask), let mask = outcome.result.mask {
             do {
                 outcome.outputs[.mask] = try ReviewRenderer.encode(mask: mask, color: request.maskColor)
             } catch {

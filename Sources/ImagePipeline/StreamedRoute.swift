@@ -63,7 +63,8 @@ enum StreamedRoute {
     ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?) {
         let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
-        let band = bandRows(width: width, bandBytes: bandBytes)
+        // A band is never taller than the image, so a small pair allocates no more than it holds.
+        let band = min(height, bandRows(width: width, bandBytes: bandBytes))
         // Two slots an image: one receives the band being decoded while the other holds the band
         // before, which is judged, preceded by the rows its judging reads above it (copied from
         // the other slot before that is overwritten), so no band is ever moved.

@@ -199,6 +199,8 @@ struct PairJob: Sendable {
     let request: ComparisonRequest
     /// Shared by the workers: `--max-memory` for the whole batch.
     let memory: MemoryBudget
+    /// Shared by the workers: how the pairs compared so far went.
+    let tally = DifferenceTally()
 
     func process(_ item: Item) -> PairRecord {
         let clock = ContinuousClock()
@@ -225,12 +227,15 @@ struct PairJob: Sendable {
             reference = try EncodedImage(contentsOf: referenceFile, limits: request.limits)
             actual = try EncodedImage(contentsOf: newFile, limits: request.limits)
             let estimate = Pipeline.wholeImageMemory(reference, actual) ?? 0
+            var request = request
+            request.expectedDifferingShare = tally.differingShare
             outcome = try memory.withReservation(estimate) { () throws(ImageFileError) in
                 try Pipeline.compare(reference, actual, request: request)
             }
         } catch {
             return failure(error.description)
         }
+        if outcome.route != .identicalBytes { tally.record(differs: !outcome.match) }
         var record = PairRecord(
             path: path, status: outcome.match ? .passed : .changed, referenceFile: referenceFile, newFile: newFile,
             metrics: PairMetrics(outcome), snapshot: outcome.snapshot)
@@ -298,5 +303,25 @@ struct PairJob: Sendable {
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
         try ImageFile.write(image.bytes, to: SnapshotFolder.join(stagingDirectory, relative))
         return relative
+    }
+}
+
+/// The share of a batch's decoded pairs that differed so far, which the pipeline weighs to pick
+/// a pair's route (``ComparisonRequest/expectedDifferingShare``); none before the first.
+/// Byte-identical pairs, which are never decoded, do not count.
+final class DifferenceTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var compared = 0
+    private var differing = 0
+
+    var differingShare: Double {
+        lock.withLock { compared == 0 ? 0 : Double(differing) / Double(compared) }
+    }
+
+    func record(differs: Bool) {
+        lock.withLock {
+            compared += 1
+            if differs { differing += 1 }
+        }
     }
 }

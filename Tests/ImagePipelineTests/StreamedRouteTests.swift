@@ -151,6 +151,40 @@ final class StreamedRouteTests: XCTestCase {
         }
     }
 
+    /// A batch's pairs (blend and mask only when they differ) take either route by how many
+    /// pairs differed so far, with the same numbers and the same output bytes: decoded whole
+    /// once differing pairs are common, streamed (and streamed again to blend one that differs)
+    /// while they are rare. A pair that matches carries no mask on the streamed route, as on
+    /// the identical-bytes route.
+    func testLazyBlendRoutesGiveTheSameOutcome() throws {
+        let reference = try read("Fixtures/login/ref.png")
+        let sameImage = try EncodedImage(
+            name: "reencoded.png",
+            bytes: PNGEncoder.encode(ImageDecoder.decode(reference.bytes, name: reference.name), compressionLevel: 3))
+        XCTAssertNotEqual(sameImage.bytes, reference.bytes)
+        let pairs = [(reference, try read("Fixtures/login/fail.png")), (reference, sameImage)]
+            + (try fixturePairs())
+        for (first, second) in pairs {
+            for parallelism in [Parallelism.allCores, .callingThread] {
+                var request = ComparisonRequest(
+                    options: ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
+                    outputs: [.blend, .mask], outputPolicy: .whenDifferent, parallelism: parallelism)
+                request.expectedDifferingShare = 1
+                let whole = try Pipeline.compare(first, second, request: request)
+                request.expectedDifferingShare = Pipeline.wholeDecodeBreakEvenShare / 2
+                let streamed = try Pipeline.compare(first, second, request: request)
+                let label = "\(first.name) \(second.name) \(parallelism)"
+                XCTAssertEqual(whole.route, .wholeImage, label)
+                XCTAssertEqual(streamed.route, .streamedRows, label)
+                var expected = whole.result
+                if whole.match { expected.mask = nil }
+                XCTAssertEqual(streamed.result, expected, label)
+                XCTAssertEqual(streamed.outputs, whole.outputs, label)
+                XCTAssertEqual(Set(whole.outputs.keys), whole.match ? [] : [.blend, .mask], label)
+            }
+        }
+    }
+
     func testNotStreamedWhenItCannotApply() throws {
         let png = try read("Fixtures/login/ref.png")
         XCTAssertNil(try streamed(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))
