@@ -9,7 +9,8 @@
 ///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
 ///   other hinting or anti-aliasing;
 /// - or, in a pair that carries the signature of JPEG recompression, its 8 × 8 block kept its
-///   mean lightness (``RecompressionNoise``).
+///   mean lightness (``RecompressionNoise``); such a pair is judged against the reference as
+///   JPEG's chroma subsampling draws it (``ChromaSubsampling``) when that explains more.
 /// When the page's solid colours moved together as colour management moves them (another
 /// display profile), the reference is first drawn through the fitted conversion
 /// (``ColourDrift``), and the rest is judged against that. When one image drew its text with
@@ -169,7 +170,23 @@ package enum StructuralComparison {
             return .counted(result)
         }
         let differs = result.differentPixels > 0
-        let recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
+        var recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
+        // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
+        // it, when that leaves fewer candidates; its blocks are then judged against that too.
+        if recompression != nil {
+            var subsampled: RGBAImage?
+            for reconstruction in ChromaSubsampling.reconstructions(of: reference) {
+                var candidates = ComparisonEngine(reference: reconstruction, actual: actual, options: candidateOptions)
+                    .run(kernel: .vectorized)
+                guard candidates.differentPixels < result.differentPixels else { continue }
+                candidates.metric = .structural(rule)
+                (subsampled, result) = (reconstruction, candidates)
+            }
+            if let subsampled {
+                reference = subsampled
+                recompression = RecompressionNoise(subsampled, actual, bands: options.bands) ?? recompression
+            }
+        }
         // Recompression moves solid colours a little too (chroma subsampling): those moves are the
         // encoder's, not a display profile's.
         if differs, recompression == nil,

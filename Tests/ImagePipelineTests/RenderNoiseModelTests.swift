@@ -56,20 +56,27 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
-    /// The must-fail canaries `imgdiff tune` paints into a JPEG round trip fail: a faint spot on
-    /// flat colour, a block moved 2 px and a 1-px line painted over are never explained as
-    /// recompression. The faint patch is left out: it lowers the contrast of the busiest text
-    /// by ΔE 3, as recompression itself does, and on one of these pages the block means hide
-    /// it; `imgdiff tune` makes it a canary, so no tuned setting passes it.
+    /// The must-fail canaries `imgdiff tune` paints into a JPEG round trip fail whenever they fail
+    /// painted into the reference itself: a faint spot on flat colour, a block moved 2 px and a
+    /// 1-px line painted over are never explained as recompression or chroma subsampling. (A
+    /// faint gray rule of ΔE 9.5, 30 px once its ends are explained, is below the rule's
+    /// clusters on a clean page too.) The faint patch is left out: it lowers the contrast of the
+    /// busiest text by ΔE 3, as recompression itself does, and on one of these pages the block
+    /// means hide it; `imgdiff tune` makes it a canary, so no tuned setting passes it.
     func testCanariesUnderAJPEGRoundTripFail() throws {
+        var failingOnTheReference = 0
         for name in ["cards--jpeg-q90", "chart--jpeg-q90", "login--jpeg-q90", "settings--jpeg-q95", "toolbar--jpeg-q95"] {
             let (reference, actual) = try pair("noise", name)
             let canaries = Canaries.make(reference: reference, actual: actual)
+            let onTheReference = Dictionary(uniqueKeysWithValues: Canaries.make(reference: reference, actual: reference))
             XCTAssertEqual(canaries.count, Canaries.Kind.allCases.count, name)
             for (kind, image) in canaries where kind != .faintPatch {
+                guard let clean = onTheReference[kind], !compare(reference, clean, options: structural).match else { continue }
+                failingOnTheReference += 1
                 XCTAssertFalse(compare(reference, image, options: structural).match, "\(name) + \(kind.rawValue)")
             }
         }
+        XCTAssertGreaterThanOrEqual(failingOnTheReference, 14, "canaries the rule catches on the clean pages")
     }
 
     func testRendersWithoutRecompressionNeverCarryTheSignature() throws {
@@ -199,11 +206,11 @@ final class RenderNoiseModelTests: XCTestCase {
 
     /// The held-out pages (`Fixtures/render-holdout`, written after these models): every change
     /// fails, alone or under noise; every JPEG round trip carries the recompression signature;
-    /// and every page passes under the kinds of noise the models cover on all five, JPEG on
-    /// four (see the README's tables for the rest: full and medium hinting, a few pairs of LCD
-    /// text, SwiftShader and the combined "other machine", and the checkout page's red error
-    /// text and border, whose JPEG blocks move their mean luma by 4.1 to 4.8 levels, beyond the
-    /// 4 that keep a ΔE-3 patch failing).
+    /// and every page passes under the kinds of noise the models cover on all five (see the
+    /// README's tables for the rest: full and medium hinting, a few pairs of LCD text,
+    /// SwiftShader and the combined "other machine"). The checkout page's red error text and
+    /// border pass their JPEG round trips by the chroma-subsampling model alone: without it
+    /// their blocks move their mean luma by 4.1 to 4.8 levels, beyond the block model's 4.
     func testHeldOutPages() throws {
         let covered = ["no-subpixel-pos", "hinting-none", "display-p3", "generic-rgb", "jpeg-q90", "jpeg-q95"]
         var judged = (noise: 0, changes: 0)
@@ -214,14 +221,13 @@ final class RenderNoiseModelTests: XCTestCase {
                 let (reference, actual) = try pair(kind, name, corpus: "render-holdout")
                 if noise.hasPrefix("jpeg") {
                     XCTAssertTrue(RecompressionNoise(reference, actual) != nil, name)
-                    if name.hasPrefix("checkout--") { continue }
                 }
                 let result = compare(reference, actual, options: structural)
                 XCTAssertEqual(result.match, kind == "noise", "\(name): \(result.differentPixels) pixels counted")
                 if kind == "noise" { judged.noise += 1 } else { judged.changes += 1 }
             }
         }
-        XCTAssertEqual(judged.noise, 27)
+        XCTAssertEqual(judged.noise, 29)
         XCTAssertEqual(judged.changes, 32)
     }
 

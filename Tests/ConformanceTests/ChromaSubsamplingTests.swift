@@ -1,0 +1,111 @@
+import CMagickWand
+import Foundation
+import ImageCodecs
+import XCTest
+
+@testable import ImageDiff
+
+/// The structural mode's model of JPEG's chroma subsampling (``ChromaSubsampling``) draws what a
+/// real 4:2:0 round trip draws: an image with saturated 1-px lines and strokes on white, written
+/// by libjpeg through MagickWand at quality 100 (so that quantization barely adds to it) and
+/// read back with libjpeg's triangular upsampling (imgdiff's decoder) and with replicated
+/// chroma (MagickWand, `jpeg:fancy-upsampling=off`).
+final class ChromaSubsamplingTests: XCTestCase {
+    override class func setUp() {
+        super.setUp()
+        MagickWandGenesis()
+    }
+
+    /// The model's reconstructions lie within a few levels of the decoded JPEG everywhere, where
+    /// the reference itself is tens of levels away around the coloured strokes.
+    func testReconstructionsDrawWhatA420RoundTripDraws() throws {
+        let image = Self.colouredStrokes(width: 61, height: 37)
+        let jpeg = try jpegBytes(of: image)
+        let reconstructions = ChromaSubsampling.reconstructions(of: image)
+        XCTAssertEqual(reconstructions.count, ChromaSubsampling.Upsampling.allCases.count)
+        for (upsampling, reconstruction) in zip(ChromaSubsampling.Upsampling.allCases, reconstructions) {
+            let decoded = try decode(jpeg, upsampling: upsampling)
+            XCTAssertLessThanOrEqual(Self.largestDistance(reconstruction, decoded), 4, "\(upsampling)")
+            XCTAssertGreaterThan(Self.largestDistance(image, decoded), 40, "\(upsampling): the strokes lose their colour")
+        }
+        XCTAssertGreaterThan(Self.largestDistance(reconstructions[0], reconstructions[1]), 10, "the upsamplings differ")
+    }
+
+    /// JPEG cannot hold translucent pixels: no reconstruction is offered for them.
+    func testNoReconstructionOfTranslucentImages() {
+        var image = RGBAImage(width: 8, height: 8, filledWith: RGBA(220, 38, 38))
+        image.pixels[3] = 200
+        XCTAssertTrue(ChromaSubsampling.reconstructions(of: image).isEmpty)
+    }
+
+    /// White, with red and blue 1-px lines and 2-px strokes at odd and even offsets, a green
+    /// block and a gray gradient: opaque, no alpha channel.
+    static func colouredStrokes(width: Int, height: Int) -> RGBAImage {
+        var image = RGBAImage(width: width, height: height, filledWith: RGBA(255, 255, 255), hasAlpha: false)
+        func paint(_ x: Int, _ y: Int, _ colour: RGBA) {
+            guard x < width, y < height else { return }
+            let k = (y * width + x) * 4
+            (image.pixels[k], image.pixels[k + 1], image.pixels[k + 2]) = (colour.r, colour.g, colour.b)
+        }
+        for x in 2..<(width - 2) {
+            paint(x, 5, RGBA(220, 38, 38))
+            paint(x, 10, RGBA(37, 99, 235))
+            paint(x, 11, RGBA(37, 99, 235))
+        }
+        for y in 14..<(height - 2) {
+            paint(7, y, RGBA(220, 38, 38))
+            paint(12, y, RGBA(22, 163, 74))
+            paint(13, y, RGBA(22, 163, 74))
+            for x in 20..<(width - 2) where (x + y) % 5 == 0 { paint(x, y, RGBA(190, 24, 93)) }
+        }
+        for y in 30..<min(height, 36) {
+            for x in 0..<width { paint(x, y, RGBA(UInt8(x * 255 / width), UInt8(x * 255 / width), UInt8(x * 255 / width))) }
+        }
+        return image
+    }
+
+    static func largestDistance(_ first: RGBAImage, _ second: RGBAImage) -> Int {
+        var largest = 0
+        for index in 0..<(first.width * first.height) {
+            for channel in 0..<3 {
+                largest = max(largest, abs(Int(first.pixels[index * 4 + channel]) - Int(second.pixels[index * 4 + channel])))
+            }
+        }
+        return largest
+    }
+
+    /// `image` as a 4:2:0 JPEG of quality 100, written by MagickWand's libjpeg.
+    func jpegBytes(of image: RGBAImage) throws -> [UInt8] {
+        let png = try PNGEncoder.encode(image)
+        let wand = try XCTUnwrap(NewMagickWand())
+        defer { DestroyMagickWand(wand) }
+        XCTAssertEqual(MagickReadImageBlob(wand, png, png.count), MagickTrue)
+        XCTAssertEqual(MagickSetImageFormat(wand, "JPEG"), MagickTrue)
+        XCTAssertEqual(MagickSetImageCompressionQuality(wand, 100), MagickTrue)
+        // One factor a component, each for both directions (MagickWand joins them into
+        // "2,1,1"): Y 2 × 2, Cb and Cr 1 × 1, which is 4:2:0.
+        let factors: [Double] = [2, 1, 1]
+        XCTAssertEqual(MagickSetSamplingFactors(wand, factors.count, factors), MagickTrue)
+        var length = 0
+        let bytes = try XCTUnwrap(MagickGetImageBlob(wand, &length))
+        defer { MagickRelinquishMemory(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+
+    func decode(_ jpeg: [UInt8], upsampling: ChromaSubsampling.Upsampling) throws -> RGBAImage {
+        switch upsampling {
+        case .triangular:
+            return try ImageDecoder.decode(jpeg, name: "round trip.jpg")
+        case .replicated:
+            let wand = try XCTUnwrap(NewMagickWand())
+            defer { DestroyMagickWand(wand) }
+            XCTAssertEqual(MagickSetOption(wand, "jpeg:fancy-upsampling", "off"), MagickTrue)
+            XCTAssertEqual(MagickReadImageBlob(wand, jpeg, jpeg.count), MagickTrue)
+            XCTAssertEqual(MagickSetImageFormat(wand, "PNG"), MagickTrue)
+            var length = 0
+            let bytes = try XCTUnwrap(MagickGetImageBlob(wand, &length))
+            defer { MagickRelinquishMemory(bytes) }
+            return try ImageDecoder.decode(Array(UnsafeBufferPointer(start: bytes, count: length)), name: "round trip.png")
+        }
+    }
+}
