@@ -39,7 +39,13 @@ public struct DifferenceMask: Sendable, Equatable {
     /// The pixels marked 1, without those a comparison marked 2 (anti-aliased, see
     /// ``ComparisonOptions/marksAntialiasedPixels``).
     var counted: DifferenceMask {
-        DifferenceMask(width: width, height: height, bits: bits.map { $0 == 1 ? 1 : 0 })
+        let only = [UInt8](unsafeUninitializedCapacity: bits.count) { counted, initialized in
+            bits.withUnsafeBufferPointer { bits in
+                for index in bits.indices { counted[index] = bits[index] == 1 ? 1 : 0 }
+            }
+            initialized = bits.count
+        }
+        return DifferenceMask(width: width, height: height, bits: only)
     }
 
     /// Number of differing pixels.

@@ -209,8 +209,9 @@ package enum StructuralComparison {
         if let recompression {
             marked = recompression.removingExplained(from: marked)
         }
-        let coherent = asDrawn.map { coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true) }
-            ?? coherentChanges(in: marked, reference, actual, rule: rule)
+        let coherent = asDrawn.map {
+            coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true, bands: options.bands)
+        } ?? coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
         let unexplained = withoutNeighbourhoodBlends(
             marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
         var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
@@ -287,22 +288,33 @@ package enum StructuralComparison {
     /// group whose solid ink or background changed lightness (``movesInk``) is coherent too.
     /// Each returned group fails, with its pixels.
     static func coherentChanges(
-        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false
+        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false,
+        bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
         var tiles = [TileChange](repeating: TileChange(), count: columns * rows)
         var labCache = LabCache()
+        // Each band of tile rows sums its own tiles, so the sums are those of one pass.
         marked.withUnsafeBytes { bits in
             reference.pixels.withUnsafeBufferPointer { a in
                 actual.pixels.withUnsafeBufferPointer { b in
-                    guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                    for index in 0..<(width * height) where bits[index] != 0 {
-                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
-                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
-                            - labCache.lab(r: before.r, g: before.g, b: before.b).l
-                        let (x, y) = (index % width, index / width)
-                        tiles[(y / coherentTile) * columns + x / coherentTile].add(change, x: x, y: y)
+                    tiles.withUnsafeMutableBufferPointer { tiles in
+                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
+                        let shared = UncheckedSendable((a, b, bits, tiles))
+                        RowBands.forEach(height: rows, bands: RowBands.count(height: height, requested: bands)) { _, tileRows in
+                            let (a, b, bits, tiles) = shared.value
+                            var labCache = LabCache()
+                            for y in (tileRows.lowerBound * coherentTile)..<min(height, tileRows.upperBound * coherentTile) {
+                                for x in 0..<width where bits[y * width + x] != 0 {
+                                    let index = y * width + x
+                                    let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                                    let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                                        - labCache.lab(r: before.r, g: before.g, b: before.b).l
+                                    tiles[(y / coherentTile) * columns + x / coherentTile].add(change, x: x, y: y)
+                                }
+                            }
+                        }
                     }
                 }
             }
