@@ -10,9 +10,10 @@
 /// neighbours, and the neighbours, pushed past white, are clipped: tens of levels on pixels
 /// whose block means move too far for the block model alone.
 ///
-/// The model has no free parameter: ``reconstructions(of:)`` gives the reference as each
-/// upsampling decodes it, and the structural mode compares the new image with the one that
-/// leaves the fewest candidates, or with the reference itself when neither does better. A
+/// The model has no free parameter: ``reconstruction(upsampling:)`` gives the reference as each
+/// upsampling decodes it (one image at a time, from the chroma block means), and the
+/// structural mode compares the new image with the one that leaves the fewest candidates, or
+/// with the reference itself when neither does better. A
 /// changed element keeps its difference in luma, or in the colour of areas wider than a block,
 /// which averaging within blocks cannot make.
 struct ChromaSubsampling {
@@ -24,86 +25,89 @@ struct ChromaSubsampling {
         case replicated
     }
 
-    /// The reference as a 4:2:0 JPEG round trip draws it, under each upsampling; none for an
-    /// image with translucent pixels, which JPEG cannot hold, or 16-bit samples.
-    static func reconstructions(of image: RGBAImage) -> [RGBAImage] {
-        guard !image.is16Bit, let planes = Planes(image) else { return [] }
-        return Upsampling.allCases.map { planes.image(upsampling: $0, hasAlpha: image.hasAlpha) }
+    let image: RGBAImage
+    /// Per 2 × 2 block, row-major over ``blockColumns`` × ``blockRows``: the mean Cb and Cr,
+    /// centred on zero.
+    let blue: [Float]
+    let red: [Float]
+    var blockColumns: Int { (image.width + 1) / 2 }
+    var blockRows: Int { (image.height + 1) / 2 }
+
+    /// The chroma block means of `image`; nil for an image with translucent pixels, which JPEG
+    /// cannot hold, or 16-bit samples.
+    init?(_ image: RGBAImage) {
+        guard !image.is16Bit else { return nil }
+        let (width, height) = (image.width, image.height)
+        let (blockColumns, blockRows) = ((width + 1) / 2, (height + 1) / 2)
+        var blue = [Float](repeating: 0, count: blockColumns * blockRows)
+        var red = [Float](repeating: 0, count: blockColumns * blockRows)
+        let opaque = image.pixels.withUnsafeBufferPointer { pixels -> Bool in
+            for y in 0..<(blockRows * 2) {
+                // An odd last row or column is repeated, as the encoder pads it.
+                let sourceY = min(y, height - 1)
+                for x in 0..<(blockColumns * 2) {
+                    let k = (sourceY * width + min(x, width - 1)) * 4
+                    if image.hasAlpha && pixels[k + 3] != 255 { return false }
+                    let (r, g, b) = (Float(pixels[k]), Float(pixels[k + 1]), Float(pixels[k + 2]))
+                    let block = (y / 2) * blockColumns + x / 2
+                    blue[block] += (-0.168_736 * r - 0.331_264 * g + 0.5 * b) / 4
+                    red[block] += (0.5 * r - 0.418_688 * g - 0.081_312 * b) / 4
+                }
+            }
+            return true
+        }
+        guard opaque else { return nil }
+        (self.image, self.blue, self.red) = (image, blue, red)
     }
 
-    /// The luma at full resolution and the chroma block means of an opaque image.
-    struct Planes {
-        let width: Int
-        let height: Int
-        let luma: [Float]
-        /// Per 2 × 2 block, row-major over ``blockColumns`` × ``blockRows``.
-        let blue: [Float]
-        let red: [Float]
-        var blockColumns: Int { (width + 1) / 2 }
-        var blockRows: Int { (height + 1) / 2 }
-
-        init?(_ image: RGBAImage) {
-            let (width, height) = (image.width, image.height)
-            let (blockColumns, blockRows) = ((width + 1) / 2, (height + 1) / 2)
-            var luma = [Float](repeating: 0, count: width * height)
-            var blue = [Float](repeating: 0, count: blockColumns * blockRows)
-            var red = [Float](repeating: 0, count: blockColumns * blockRows)
-            let opaque = image.pixels.withUnsafeBufferPointer { pixels -> Bool in
-                for y in 0..<(blockRows * 2) {
-                    // An odd last row or column is repeated, as the encoder pads it.
-                    let sourceY = min(y, height - 1)
-                    for x in 0..<(blockColumns * 2) {
-                        let k = (sourceY * width + min(x, width - 1)) * 4
-                        if image.hasAlpha && pixels[k + 3] != 255 { return false }
-                        let (r, g, b) = (Float(pixels[k]), Float(pixels[k + 1]), Float(pixels[k + 2]))
-                        if y < height && x < width { luma[y * width + x] = 0.299 * r + 0.587 * g + 0.114 * b }
-                        let block = (y / 2) * blockColumns + x / 2
-                        blue[block] += (-0.168_736 * r - 0.331_264 * g + 0.5 * b) / 4
-                        red[block] += (0.5 * r - 0.418_688 * g - 0.081_312 * b) / 4
+    /// The image a decoder draws: each pixel's own luma, chroma brought back by `upsampling`,
+    /// converted to RGB and clipped.
+    func reconstruction(upsampling: Upsampling, bands: Int = 0) -> RGBAImage {
+        let (width, height) = (image.width, image.height)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
+            image.pixels.withUnsafeBufferPointer { source in
+                let shared = UncheckedSendable((self, source, output))
+                RowBands.forEach(height: height, bands: RowBands.count(height: height, requested: bands)) { _, rows in
+                    let (model, source, output) = shared.value
+                    for y in rows {
+                        for x in 0..<width {
+                            let k = (y * width + x) * 4
+                            let luma = 0.299 * Float(source[k]) + 0.587 * Float(source[k + 1]) + 0.114 * Float(source[k + 2])
+                            let (cb, cr) = model.chroma(x: x, y: y, upsampling: upsampling)
+                            output[k] = Self.clipped(luma + 1.402 * cr)
+                            output[k + 1] = Self.clipped(luma - 0.344_136 * cb - 0.714_136 * cr)
+                            output[k + 2] = Self.clipped(luma + 1.772 * cb)
+                            output[k + 3] = 255
+                        }
                     }
                 }
-                return true
             }
-            guard opaque else { return nil }
-            (self.width, self.height, self.luma, self.blue, self.red) = (width, height, luma, blue, red)
+            initialized = width * height * 4
         }
-
-        /// The image the decoder draws: full-resolution luma, chroma brought back by
-        /// `upsampling`, converted to RGB and clipped.
-        func image(upsampling: Upsampling, hasAlpha: Bool) -> RGBAImage {
-            var pixels = [UInt8](repeating: 255, count: width * height * 4)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let (cb, cr) = chroma(x: x, y: y, upsampling: upsampling)
-                    let yValue = luma[y * width + x]
-                    let k = (y * width + x) * 4
-                    pixels[k] = Self.clipped(yValue + 1.402 * cr)
-                    pixels[k + 1] = Self.clipped(yValue - 0.344_136 * cb - 0.714_136 * cr)
-                    pixels[k + 2] = Self.clipped(yValue + 1.772 * cb)
-                }
-            }
-            return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
-        }
-
-        /// The chroma the decoder gives pixel (x, y), centred on zero.
-        func chroma(x: Int, y: Int, upsampling: Upsampling) -> (cb: Float, cr: Float) {
-            let (column, row) = (x / 2, y / 2)
-            switch upsampling {
-            case .replicated:
-                return (blue[row * blockColumns + column], red[row * blockColumns + column])
-            case .triangular:
-                // The block beside and the block above or below on the pixel's side, repeated
-                // at the image's edges.
-                let nextColumn = min(blockColumns - 1, max(0, column + (x % 2 == 0 ? -1 : 1)))
-                let nextRow = min(blockRows - 1, max(0, row + (y % 2 == 0 ? -1 : 1)))
-                func mixed(_ plane: [Float]) -> Float {
-                    (9 * plane[row * blockColumns + column] + 3 * plane[row * blockColumns + nextColumn]
-                        + 3 * plane[nextRow * blockColumns + column] + plane[nextRow * blockColumns + nextColumn]) / 16
-                }
-                return (mixed(blue), mixed(red))
-            }
-        }
-
-        static func clipped(_ value: Float) -> UInt8 { UInt8(min(255, max(0, value.rounded()))) }
+        return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: image.hasAlpha)
     }
+
+    /// The chroma the decoder gives pixel (x, y), centred on zero.
+    @inline(__always)
+    func chroma(x: Int, y: Int, upsampling: Upsampling) -> (cb: Float, cr: Float) {
+        let (column, row) = (x / 2, y / 2)
+        switch upsampling {
+        case .replicated:
+            return (blue[row * blockColumns + column], red[row * blockColumns + column])
+        case .triangular:
+            // The block beside and the block above or below on the pixel's side, repeated at
+            // the image's edges.
+            let nextColumn = min(blockColumns - 1, max(0, column + (x % 2 == 0 ? -1 : 1)))
+            let nextRow = min(blockRows - 1, max(0, row + (y % 2 == 0 ? -1 : 1)))
+            func mixed(_ plane: [Float]) -> Float {
+                (9 * plane[row * blockColumns + column] + 3 * plane[row * blockColumns + nextColumn]
+                    + 3 * plane[nextRow * blockColumns + column] + plane[nextRow * blockColumns + nextColumn]) / 16
+            }
+            return (mixed(blue), mixed(red))
+        }
+    }
+
+    /// `value` rounded to the nearest level, within 0…255.
+    @inline(__always)
+    static func clipped(_ value: Float) -> UInt8 { UInt8(min(255, max(0, value)) + 0.5) }
 }

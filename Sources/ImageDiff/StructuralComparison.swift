@@ -173,9 +173,10 @@ package enum StructuralComparison {
         var recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
         // it, when that leaves fewer candidates; its blocks are then judged against that too.
-        if recompression != nil {
+        if recompression != nil, let chroma = ChromaSubsampling(reference) {
             var subsampled: RGBAImage?
-            for reconstruction in ChromaSubsampling.reconstructions(of: reference) {
+            for upsampling in ChromaSubsampling.Upsampling.allCases {
+                let reconstruction = chroma.reconstruction(upsampling: upsampling, bands: options.bands)
                 var candidates = ComparisonEngine(reference: reconstruction, actual: actual, options: candidateOptions)
                     .run(kernel: .vectorized)
                 guard candidates.differentPixels < result.differentPixels else { continue }
