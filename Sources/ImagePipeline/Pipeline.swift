@@ -200,9 +200,9 @@ public enum Pipeline {
     }
 
     /// The streamed route, when it applies: no snapshot verdict (it needs whole images) and no
-    /// difference image. With ``OutputPolicy/whenDifferent`` the blend is made by a second
-    /// streamed pass, only for a pair that differs and too large to hold whole
-    /// (``lazyBlendWholeImageBudget``).
+    /// difference image. With ``OutputPolicy/whenDifferent`` the blend and the mask are made by
+    /// a second streamed pass, only for a pair that differs and that is not held whole
+    /// (``holdsWholeForLazyBlend(_:_:_:)``: few pairs expected to differ, or too large).
     static func streamedOutcome(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome? {
