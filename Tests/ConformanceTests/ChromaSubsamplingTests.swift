@@ -64,14 +64,9 @@ final class ChromaSubsamplingTests: XCTestCase {
         return image
     }
 
+    /// The largest difference of any sample between two opaque images.
     static func largestDistance(_ first: RGBAImage, _ second: RGBAImage) -> Int {
-        var largest = 0
-        for index in 0..<(first.width * first.height) {
-            for channel in 0..<3 {
-                largest = max(largest, abs(Int(first.pixels[index * 4 + channel]) - Int(second.pixels[index * 4 + channel])))
-            }
-        }
-        return largest
+        compare(first, second, options: ComparisonOptions(metric: .exact)).maxChannelDelta
     }
 
     /// `image` as a 4:2:0 JPEG of quality 100, written by MagickWand's libjpeg.
