@@ -234,50 +234,153 @@ package enum StructuralComparison {
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of
     /// their first pixel (row-major), with every cluster's pixels (indices, row-major over the
     /// image).
+    ///
+    /// Works on runs rather than pixels: each row's marked pixels at most ``linkDistance``
+    /// apart form one run (``linkedRuns``), runs of nearby rows whose spans come that close are
+    /// joined (a run has no gap wider than the link, so its span stands for its pixels), and
+    /// the joined runs are read back in row-major order.
     static func clusters(
         of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let width = candidates.width, height = candidates.height
-        var unvisited = candidates
-        var clusters: [DifferenceCluster] = []
-        var members: [[Int]] = []
-        var stack: [Int] = []
-        var labCache = LabCache(), deltaECache = DeltaECache()
-        reference.pixels.withUnsafeBufferPointer { a in
-            actual.pixels.withUnsafeBufferPointer { b in
-                unvisited.withUnsafeMutableBytes { bits in
-                    guard let a = a.baseAddress, let b = b.baseAddress, let bits else { return }
-                    for start in 0..<(width * height) where bits[start] != 0 {
-                        var pixels = 0, maxDeltaE = 0.0
-                        var (minX, minY, maxX, maxY) = (start % width, start / width, start % width, start / width)
-                        var clusterMembers: [Int] = []
-                        bits[start] = 0
-                        stack.append(start)
-                        while let index = stack.popLast() {
-                            let x = index % width, y = index / width
-                            pixels += 1
-                            clusterMembers.append(index)
-                            (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
-                            maxDeltaE = max(maxDeltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
-                            for ny in max(0, y - linkDistance)...min(height - 1, y + linkDistance) {
-                                for nx in max(0, x - linkDistance)...min(width - 1, x + linkDistance) {
-                                    let next = ny * width + nx
-                                    if bits[next] != 0 {
-                                        bits[next] = 0
-                                        stack.append(next)
-                                    }
-                                }
-                            }
-                        }
-                        clusters.append(DifferenceCluster(
-                            pixels: pixels, boundingBox: PixelRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY),
-                            maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels, maxDeltaE: maxDeltaE)))
-                        members.append(clusterMembers)
+        let (runs, rowStarts) = linkedRuns(of: candidates)
+        var joined = DisjointSets(count: runs.count)
+        for y in 0..<height {
+            for earlier in max(0, y - linkDistance)..<y {
+                var first = rowStarts[earlier]
+                for run in rowStarts[y]..<rowStarts[y + 1] {
+                    let (start, end) = (runs[run].start, runs[run].end)
+                    while first < rowStarts[earlier + 1], runs[first].end + linkDistance < start { first += 1 }
+                    var other = first
+                    while other < rowStarts[earlier + 1], runs[other].start - linkDistance <= end {
+                        joined.union(run, other)
+                        other += 1
                     }
                 }
             }
         }
+        let runDeltaE = largestDeltaE(of: runs, rowStarts: rowStarts, in: candidates, reference, actual)
+        var label = [Int32](repeating: -1, count: runs.count)
+        var clusters: [DifferenceCluster] = []
+        var members: [[Int]] = []
+        candidates.withUnsafeBytes { bits in
+            guard let bits = bits.baseAddress else { return }
+            for y in 0..<height {
+                for run in rowStarts[y]..<rowStarts[y + 1] {
+                    let root = joined.root(of: run)
+                    if label[root] < 0 {
+                        label[root] = Int32(clusters.count)
+                        let x = runs[run].start
+                        clusters.append(DifferenceCluster(
+                            pixels: 0, boundingBox: PixelRect(minX: x, minY: y, maxX: x, maxY: y), maxDeltaE: 0, fails: false))
+                        members.append([])
+                    }
+                    let cluster = Int(label[root])
+                    let box = clusters[cluster].boundingBox
+                    clusters[cluster].boundingBox = PixelRect(
+                        minX: min(box.minX, runs[run].start), minY: box.minY, maxX: max(box.maxX, runs[run].end), maxY: y)
+                    clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, runDeltaE[run])
+                    for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
+                        members[cluster].append(index)
+                    }
+                }
+            }
+        }
+        for cluster in clusters.indices {
+            clusters[cluster].pixels = members[cluster].count
+            clusters[cluster].fails = rule.fails(pixels: clusters[cluster].pixels, maxDeltaE: clusters[cluster].maxDeltaE)
+        }
         return (clusters, members)
+    }
+
+    /// The largest CIE94 ΔE among each run's marked pixels, the rows taken in bands on all cores.
+    static func largestDeltaE(
+        of runs: [(start: Int, end: Int)], rowStarts: [Int], in mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage
+    ) -> [Double] {
+        var largest = [Double](repeating: 0, count: runs.count)
+        let width = mask.width
+        reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                mask.withUnsafeBytes { bits in
+                    largest.withUnsafeMutableBufferPointer { largest in
+                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
+                        let shared = UncheckedSendable((a, b, bits, largest))
+                        RowBands.forEach(height: mask.height, bands: RowBands.count(height: mask.height, requested: 0)) { _, rows in
+                            let (a, b, bits, largest) = shared.value
+                            var labCache = LabCache(), deltaECache = DeltaECache()
+                            for y in rows {
+                                for run in rowStarts[y]..<rowStarts[y + 1] {
+                                    var deltaE = 0.0
+                                    for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
+                                        deltaE = max(deltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
+                                    }
+                                    largest[run] = deltaE
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return largest
+    }
+
+    /// Each row's marked pixels of `mask` grouped into runs of pixels at most ``linkDistance``
+    /// apart (first and last marked column, inclusive), in row-major order; row `y`'s runs are
+    /// `rowStarts[y]..<rowStarts[y + 1]`.
+    static func linkedRuns(of mask: DifferenceMask) -> (runs: [(start: Int, end: Int)], rowStarts: [Int]) {
+        let (width, height) = (mask.width, mask.height)
+        var runs: [(start: Int, end: Int)] = []
+        var rowStarts = [Int](repeating: 0, count: height + 1)
+        mask.withUnsafeBytes { bits in
+            guard let bits = bits.baseAddress else { return }
+            for y in 0..<height {
+                rowStarts[y] = runs.count
+                let row = bits + y * width
+                var x = 0
+                while x < width {
+                    if x + 8 <= width, UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 {
+                        x += 8
+                        continue
+                    }
+                    guard row[x] != 0 else {
+                        x += 1
+                        continue
+                    }
+                    let start = x
+                    var last = x
+                    x += 1
+                    while x < width, x - last <= linkDistance {
+                        if row[x] != 0 { last = x }
+                        x += 1
+                    }
+                    runs.append((start, last))
+                }
+            }
+            rowStarts[height] = runs.count
+        }
+        return (runs, rowStarts)
+    }
+
+    /// Sets of runs joined by ``union(_:_:)``, each named by its root.
+    struct DisjointSets {
+        private var parent: [Int32]
+
+        init(count: Int) { parent = (0..<Int32(count)).map { $0 } }
+
+        mutating func root(of element: Int) -> Int {
+            var element = element
+            while Int(parent[element]) != element {
+                parent[element] = parent[Int(parent[element])]
+                element = Int(parent[element])
+            }
+            return element
+        }
+
+        mutating func union(_ first: Int, _ second: Int) {
+            let (a, b) = (root(of: first), root(of: second))
+            if a != b { parent[max(a, b)] = Int32(min(a, b)) }
+        }
     }
 
     /// The word-scale groups of the pixels beyond the noise threshold (`marked` non-zero:
@@ -294,48 +397,29 @@ package enum StructuralComparison {
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
-        var tiles = [TileChange](repeating: TileChange(), count: columns * rows)
         var labCache = LabCache()
-        // Each band of tile rows sums its own tiles, so the sums are those of one pass.
-        marked.withUnsafeBytes { bits in
-            reference.pixels.withUnsafeBufferPointer { a in
-                actual.pixels.withUnsafeBufferPointer { b in
-                    tiles.withUnsafeMutableBufferPointer { tiles in
-                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
-                        let shared = UncheckedSendable((a, b, bits, tiles))
-                        RowBands.forEach(height: rows, bands: RowBands.count(height: height, requested: bands)) { _, tileRows in
-                            let (a, b, bits, tiles) = shared.value
-                            var labCache = LabCache()
-                            for y in (tileRows.lowerBound * coherentTile)..<min(height, tileRows.upperBound * coherentTile) {
-                                for x in 0..<width where bits[y * width + x] != 0 {
-                                    let index = y * width + x
-                                    let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
-                                    let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
-                                        - labCache.lab(r: before.r, g: before.g, b: before.b).l
-                                    tiles[(y / coherentTile) * columns + x / coherentTile].add(change, x: x, y: y)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let tiles = occupiedTiles(of: marked, reference, actual, columns: columns, bands: RowBands.count(height: height, requested: bands))
+        // Where each tile sits in `tiles`, or -1 for a tile without differing pixels.
+        var slot = [Int32](repeating: -1, count: columns * rows)
+        for (position, tile) in tiles.enumerated() { slot[tile.index] = Int32(position) }
+        var unvisited = [Bool](repeating: true, count: tiles.count)
         var coherent: (clusters: [DifferenceCluster], members: [[Int]]) = ([], [])
         var stack: [Int] = []
-        for start in tiles.indices where tiles[start].pixels > 0 {
-            var group = tiles[start]
-            tiles[start].pixels = 0
+        for start in tiles.indices where unvisited[start] {
+            var group = tiles[start].change
+            unvisited[start] = false
             var groupTiles: [Int] = []
             stack.append(start)
-            while let tile = stack.popLast() {
+            while let position = stack.popLast() {
+                let tile = tiles[position].index
                 groupTiles.append(tile)
                 let (column, row) = (tile % columns, tile / columns)
                 for neighbourRow in max(0, row - 1)...min(rows - 1, row + 1) {
                     for neighbourColumn in max(0, column - 1)...min(columns - 1, column + 1) {
-                        let next = neighbourRow * columns + neighbourColumn
-                        guard tiles[next].pixels > 0 else { continue }
-                        group.merge(tiles[next])
-                        tiles[next].pixels = 0
+                        let next = Int(slot[neighbourRow * columns + neighbourColumn])
+                        guard next >= 0, unvisited[next] else { continue }
+                        group.merge(tiles[next].change)
+                        unvisited[next] = false
                         stack.append(next)
                     }
                 }
@@ -370,6 +454,55 @@ package enum StructuralComparison {
             coherent.members.append(pixels.sorted())
         }
         return coherent
+    }
+
+    /// The tiles of ``coherentTile`` × ``coherentTile`` pixels that hold differing pixels of
+    /// `marked`, in row-major order, each with its index and its sums. Each band of tile rows
+    /// sums its own tiles in one reused row, so the sums are those of one pass, and only the
+    /// occupied tiles are kept.
+    static func occupiedTiles(
+        of marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, columns: Int, bands: Int
+    ) -> [(index: Int, change: TileChange)] {
+        let (width, height) = (marked.width, marked.height)
+        let rows = (height + coherentTile - 1) / coherentTile
+        let bands = max(1, min(bands, rows))
+        var perBand = [[(index: Int, change: TileChange)]](repeating: [], count: bands)
+        marked.withUnsafeBytes { bits in
+            reference.pixels.withUnsafeBufferPointer { a in
+                actual.pixels.withUnsafeBufferPointer { b in
+                    perBand.withUnsafeMutableBufferPointer { perBand in
+                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
+                        let shared = UncheckedSendable((a, b, bits, perBand))
+                        RowBands.forEach(height: rows, bands: bands) { band, tileRows in
+                            let (a, b, bits, perBand) = shared.value
+                            var labCache = LabCache()
+                            var rowTiles = [TileChange](repeating: TileChange(), count: columns)
+                            var occupied: [(index: Int, change: TileChange)] = []
+                            for tileRow in tileRows {
+                                for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
+                                    for x in 0..<width where bits[y * width + x] != 0 {
+                                        let index = y * width + x
+                                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                                            - labCache.lab(r: before.r, g: before.g, b: before.b).l
+                                        rowTiles[x / coherentTile].add(change, x: x, y: y)
+                                    }
+                                }
+                                for column in 0..<columns where rowTiles[column].pixels > 0 {
+                                    occupied.append((tileRow * columns + column, rowTiles[column]))
+                                    rowTiles[column] = TileChange()
+                                }
+                            }
+                            perBand[band] = occupied
+                        }
+                    }
+                }
+            }
+        }
+        var occupied: [(index: Int, change: TileChange)] = []
+        occupied.reserveCapacity(perBand.reduce(0) { $0 + $1.count })
+        for band in perBand { occupied += band }
+        return occupied
     }
 
     /// The differing pixels of one tile, or of a group of tiles: how many, their lightness
@@ -487,12 +620,12 @@ package enum StructuralComparison {
     /// ``isNeighbourhoodBlend``), in both directions, or a kept local mean (``keepsLocalMean``;
     /// with `subpixelText`, over 5 × 3 pixels as well where the reference holds gray text).
     static func withoutNeighbourhoodBlends(
-        _ candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
+        _ candidates: consuming DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
         subpixelText: Bool = false
     ) -> DifferenceMask {
         guard rule.shiftRadius > 0 else { return candidates }
         var remaining = candidates
-        let width = candidates.width, height = candidates.height
+        let width = remaining.width, height = remaining.height
         let bands = RowBands.count(height: height, requested: bands)
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in

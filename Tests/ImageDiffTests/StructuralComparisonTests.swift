@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 @testable import ImageDiff
 
@@ -350,5 +351,69 @@ final class StructuralComparisonTests: XCTestCase {
     func testLinesSeparateByTheirRows() {
         XCTAssertEqual(TextReflow.lines(of: [0...5, 3...9, 12...20, 21...21, 2...4]), 3)
         XCTAssertEqual(TextReflow.lines(of: []), 0)
+    }
+
+    /// The run-based clustering finds what a plain flood fill over pixels finds: the same
+    /// clusters in the same order, with the same pixels, boxes and largest ΔE, on random masks
+    /// from sparse dust to dense blobs, including runs that touch the image's edges.
+    func testClustersEqualAPlainFloodFill() {
+        var generator = SplitMix(seed: 0xC1A5_7E2)
+        for (width, height) in [(1, 1), (1, 12), (12, 1), (5, 7), (31, 17), (64, 48)] {
+            for density in [0.02, 0.1, 0.3, 0.6, 1.0] {
+                let (reference, actual) = (randomImage(width, height, &generator), randomImage(width, height, &generator))
+                var mask = DifferenceMask(width: width, height: height)
+                for y in 0..<height {
+                    for x in 0..<width where Double(generator.next() % 1000) < density * 1000 { mask.set(x: x, y: y) }
+                }
+                let rule = StructuralRule()
+                let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule)
+                let expected = floodFilledClusters(of: mask, reference, actual, rule: rule)
+                XCTAssertEqual(found.clusters, expected.clusters, "\(width)x\(height) density \(density)")
+                XCTAssertEqual(found.members, expected.members, "\(width)x\(height) density \(density)")
+            }
+        }
+    }
+
+    private func randomImage(_ width: Int, _ height: Int, _ generator: inout SplitMix) -> RGBAImage {
+        RGBAImage(width: width, height: height, pixels: (0..<(width * height * 4)).map { $0 % 4 == 3 ? 255 : generator.nextByte() })
+    }
+
+    /// The plain reference: a flood fill from each unvisited pixel in row-major order over the
+    /// pixels at most ``StructuralComparison/linkDistance`` apart in rows and columns, each
+    /// cluster's pixels then put in row-major order.
+    private func floodFilledClusters(
+        of mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+    ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
+        let (width, height, reach) = (mask.width, mask.height, StructuralComparison.linkDistance)
+        var visited = [Bool](repeating: false, count: width * height)
+        var clusters: [DifferenceCluster] = [], members: [[Int]] = []
+        for start in 0..<(width * height) where mask.contains(x: start % width, y: start / width) && !visited[start] {
+            var stack = [start], pixels: [Int] = []
+            visited[start] = true
+            while let index = stack.popLast() {
+                pixels.append(index)
+                let (x, y) = (index % width, index / width)
+                for ny in max(0, y - reach)...min(height - 1, y + reach) {
+                    for nx in max(0, x - reach)...min(width - 1, x + reach) where mask.contains(x: nx, y: ny) && !visited[ny * width + nx] {
+                        visited[ny * width + nx] = true
+                        stack.append(ny * width + nx)
+                    }
+                }
+            }
+            pixels.sort()
+            let xs = pixels.map { $0 % width }, ys = pixels.map { $0 / width }
+            let maxDeltaE = pixels.map { index in
+                let (p, q) = (reference.pixels, actual.pixels)
+                return DeltaEFormula.cie94.difference(
+                    LabColor(r: p[index * 4], g: p[index * 4 + 1], b: p[index * 4 + 2]),
+                    LabColor(r: q[index * 4], g: q[index * 4 + 1], b: q[index * 4 + 2]))
+            }.max() ?? 0
+            clusters.append(DifferenceCluster(
+                pixels: pixels.count,
+                boundingBox: PixelRect(minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0),
+                maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels.count, maxDeltaE: maxDeltaE)))
+            members.append(pixels)
+        }
+        return (clusters, members)
     }
 }
