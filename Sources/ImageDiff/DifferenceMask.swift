@@ -36,6 +36,21 @@ public struct DifferenceMask: Sendable, Equatable {
         bits.withUnsafeMutableBufferPointer { body($0.baseAddress) }
     }
 
+    /// Calls `body` with the column of each marked byte of one row of mask bytes (`row`,
+    /// `width` long), passing over unmarked bytes eight at a time: a mask is mostly unmarked.
+    @inline(__always)
+    static func forEachMarked(inRow row: UnsafePointer<UInt8>, width: Int, _ body: (_ x: Int) -> Void) {
+        var x = 0
+        while x < width {
+            if x + 8 <= width, UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 {
+                x += 8
+                continue
+            }
+            if row[x] != 0 { body(x) }
+            x += 1
+        }
+    }
+
     /// The pixels marked 1, without those a comparison marked 2 (anti-aliased, see
     /// ``ComparisonOptions/marksAntialiasedPixels``).
     var counted: DifferenceMask {

@@ -480,7 +480,7 @@ package enum StructuralComparison {
                             var occupied: [(index: Int, change: TileChange)] = []
                             for tileRow in tileRows {
                                 for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
-                                    for x in 0..<width where bits[y * width + x] != 0 {
+                                    DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
                                         let index = y * width + x
                                         let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
                                         let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
@@ -636,7 +636,7 @@ package enum StructuralComparison {
                         let (a, b, bits) = shared.value
                         var labCache = LabCache()
                         for y in rows {
-                            for x in 0..<width where bits[y * width + x] != 0 {
+                            DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
                                 let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
                                 if (isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache)
                                     && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: rule.noiseDeltaE, labCache: &labCache))
