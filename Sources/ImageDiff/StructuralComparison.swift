@@ -599,13 +599,15 @@ package enum StructuralComparison {
                         let k = (y * reference.width + x) * 4
                         let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
                         let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
+                        let (isDark, isLight) = (labBefore.l <= darkest + 1, labBefore.l >= lightest - 1)
+                        guard isDark || isLight else { continue }
                         let moved = DeltaEFormula.cie94.difference(labBefore, labCache.lab(r: after.r, g: after.g, b: after.b))
                             > rule.noiseDeltaE
-                        if labBefore.l <= darkest + 1 {
+                        if isDark {
                             counts.dark += 1
                             if moved { counts.darkMoved += 1 }
                         }
-                        if labBefore.l >= lightest - 1 {
+                        if isLight {
                             counts.light += 1
                             if moved { counts.lightMoved += 1 }
                         }

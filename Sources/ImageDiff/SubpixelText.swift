@@ -43,19 +43,38 @@ struct SubpixelText {
     init?(_ reference: RGBAImage, _ actual: RGBAImage, marked: DifferenceMask) {
         guard !reference.is16Bit, !actual.is16Bit, reference.width == actual.width, reference.height == actual.height
         else { return nil }
-        var counts = (actual: FringeCount(), reference: FringeCount()), markedCount = 0
+        let (width, height) = (marked.width, marked.height)
+        let bands = RowBands.count(height: height, requested: 0)
+        var perBand = [(actual: FringeCount, reference: FringeCount, marked: Int)](
+            repeating: (FringeCount(), FringeCount(), 0), count: bands)
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 marked.withUnsafeBytes { bits in
-                    guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                    for index in 0..<bits.count where bits[index] != 0 {
-                        markedCount += 1
-                        counts.actual.add(Self.fringe(b, over: a, at: index * 4))
-                        counts.reference.add(Self.fringe(a, over: b, at: index * 4))
+                    perBand.withUnsafeMutableBufferPointer { perBand in
+                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
+                        let shared = UncheckedSendable((a, b, bits, perBand))
+                        RowBands.forEach(height: height, bands: bands) { band, rows in
+                            let (a, b, bits, perBand) = shared.value
+                            var counts = (actual: FringeCount(), reference: FringeCount(), marked: 0)
+                            for y in rows {
+                                DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                                    let index = y * width + x
+                                    counts.marked += 1
+                                    counts.actual.add(Self.fringe(b, over: a, at: index * 4))
+                                    counts.reference.add(Self.fringe(a, over: b, at: index * 4))
+                                }
+                            }
+                            perBand[band] = counts
+                        }
                     }
                 }
             }
         }
+        let counts = perBand.reduce((actual: FringeCount(), reference: FringeCount())) { total, band in
+            (FringeCount(warm: total.actual.warm + band.actual.warm, cool: total.actual.cool + band.actual.cool),
+             FringeCount(warm: total.reference.warm + band.reference.warm, cool: total.reference.cool + band.reference.cool))
+        }
+        let markedCount = perBand.reduce(0) { $0 + $1.marked }
         func carries(_ count: FringeCount) -> Bool {
             let fringes = count.warm + count.cool
             return fringes >= Self.minimumFringes && Double(fringes) >= Self.fringeShare * Double(markedCount)
