@@ -182,58 +182,116 @@ struct ColourDrift {
     static func solidColours(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> [SolidColour]? {
         let (width, height) = (reference.width, reference.height)
         guard width >= 3, height >= 3 else { return nil }
-        let alpha = UInt32(0xFF) << 24
-        let opaque: Bool = reference.pixels.withUnsafeBytes { a in
-            actual.pixels.withUnsafeBytes { b in
-                let a = a.bindMemory(to: UInt32.self), b = b.bindMemory(to: UInt32.self)
-                if !reference.hasAlpha && !actual.hasAlpha { return true }
-                return !a.indices.contains { a[$0] & alpha != alpha || b[$0] & alpha != alpha }
-            }
-        }
-        guard opaque else { return nil }
+        let opaqueAlpha = UInt32(0xFF) << 24
+        let checksAlpha = reference.hasAlpha || actual.hasAlpha
         let bands = RowBands.count(height: height, requested: bands)
-        var bandCounts = [[UInt32: [UInt32: Int]]](repeating: [:], count: bands)
+        var perBand = [(counts: PairCounts, opaque: Bool)](repeating: (PairCounts(), true), count: bands)
         reference.pixels.withUnsafeBytes { a in
             actual.pixels.withUnsafeBytes { b in
-                bandCounts.withUnsafeMutableBufferPointer { bandCounts in
-                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), bandCounts))
-                    RowBands.forEach(height: height - 2, bands: bands) { band, rows in
-                        let (a, b, bandCounts) = shared.value
-                        var counts: [UInt32: [UInt32: Int]] = [:]
-                        for y in rows.lazy.map({ $0 + 1 }) {
+                perBand.withUnsafeMutableBufferPointer { perBand in
+                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), perBand))
+                    RowBands.forEach(height: height, bands: bands) { band, rows in
+                        let (a, b, perBand) = shared.value
+                        var counts = PairCounts()
+                        var alpha = UInt32.max
+                        for y in rows {
+                            if checksAlpha {
+                                for index in (y * width)..<(y * width + width) { alpha &= a[index] & b[index] }
+                            }
+                            guard y > 0, y < height - 1 else { continue }
                             var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
-                            for index in (y * width + 1)..<(y * width + width - 1) {
+                            var index = y * width + 1
+                            let end = y * width + width - 1
+                            while index < end {
+                                if run.pixels > 0, index + 8 <= end, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
+                                    run.pixels += 8
+                                    index += 8
+                                    continue
+                                }
+                                defer { index += 1 }
                                 let centre = a[index]
                                 guard (centre == a[index - 1] && centre == a[index + 1])
                                     || (centre == a[index - width] && centre == a[index + width])
                                 else { continue }
                                 let new = b[index]
                                 if centre != run.reference || new != run.actual {
-                                    if run.pixels > 0 { counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels }
+                                    if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
                                     run = (centre, new, 0)
                                 }
                                 run.pixels += 1
                             }
-                            if run.pixels > 0 { counts[run.reference, default: [:]][run.actual, default: 0] += run.pixels }
+                            if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
                         }
-                        bandCounts[band] = counts
+                        perBand[band] = (counts, alpha & opaqueAlpha == opaqueAlpha)
                     }
                 }
             }
         }
-        var counts: [UInt32: [UInt32: Int]] = [:]
-        for band in bandCounts {
-            for (key, news) in band { counts[key, default: [:]].merge(news, uniquingKeysWith: +) }
+        guard perBand.allSatisfy(\.opaque) else { return nil }
+        var pairs = PairCounts()
+        for band in perBand { band.counts.forEach { reference, actual, pixels in pairs.add(reference, actual, pixels) } }
+        var byReference: [UInt32: (pixels: Int, mode: (colour: UInt32, pixels: Int))] = [:]
+        pairs.forEach { reference, actual, pixels in
+            var entry = byReference[reference] ?? (0, (actual, 0))
+            entry.pixels += pixels
+            if pixels > entry.mode.pixels || (pixels == entry.mode.pixels && actual < entry.mode.colour) { entry.mode = (actual, pixels) }
+            byReference[reference] = entry
         }
         func colour(_ word: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
             (UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16))
         }
-        return counts.sorted { $0.key < $1.key }.compactMap { key, news in
-            let pixels = news.values.reduce(0, +)
-            guard pixels >= minimumSolidPixels, let mode = news.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
-                2 * mode.value >= pixels
-            else { return nil }
-            return SolidColour(reference: colour(key), actual: colour(mode.key), pixels: pixels)
+        return byReference.sorted { $0.key < $1.key }.compactMap { key, entry in
+            guard entry.pixels >= minimumSolidPixels, 2 * entry.mode.pixels >= entry.pixels else { return nil }
+            return SolidColour(reference: colour(key), actual: colour(entry.mode.colour), pixels: entry.pixels)
+        }
+    }
+
+    /// Whether the eight pixels from `index` on continue a run: each, and its neighbours
+    /// along the row, is `reference` in `a`, and each is `actual` in `b`.
+    @inline(__always)
+    static func continuesRun(
+        _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, at index: Int, reference: UInt32, actual: UInt32
+    ) -> Bool {
+        var differs: UInt32 = 0
+        for offset in -1...8 { differs |= a[index + offset] ^ reference }
+        for offset in 0..<8 { differs |= b[index + offset] ^ actual }
+        return differs == 0
+    }
+
+    /// Pixel counts by a pair of colours (the reference's, the new image's), in an open-addressed
+    /// table: a band of rows ends a run thousands of times, and a dictionary of dictionaries
+    /// would hash each end twice.
+    struct PairCounts {
+        private var keys = [UInt64](repeating: 0, count: 1024)
+        private var counts = [Int](repeating: 0, count: 1024)
+        private var occupied = 0
+
+        mutating func add(_ reference: UInt32, _ actual: UInt32, _ pixels: Int) {
+            let key = UInt64(reference) << 32 | UInt64(actual)
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while counts[slot] != 0, keys[slot] != key { slot = (slot + 1) & mask }
+            if counts[slot] == 0 {
+                keys[slot] = key
+                occupied += 1
+            }
+            counts[slot] += pixels
+            if 2 * occupied > keys.count { grow() }
+        }
+
+        /// Calls `body` with every pair counted and its pixels.
+        func forEach(_ body: (_ reference: UInt32, _ actual: UInt32, _ pixels: Int) -> Void) {
+            for slot in keys.indices where counts[slot] != 0 {
+                body(UInt32(truncatingIfNeeded: keys[slot] >> 32), UInt32(truncatingIfNeeded: keys[slot]), counts[slot])
+            }
+        }
+
+        private mutating func grow() {
+            let old = self
+            keys = [UInt64](repeating: 0, count: 2 * old.keys.count)
+            counts = [Int](repeating: 0, count: 2 * old.keys.count)
+            occupied = 0
+            old.forEach { reference, actual, pixels in add(reference, actual, pixels) }
         }
     }
 }

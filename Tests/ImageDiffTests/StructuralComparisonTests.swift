@@ -416,4 +416,75 @@ final class StructuralComparisonTests: XCTestCase {
         }
         return (clusters, members)
     }
+
+    /// The banded, table-counted solid colours equal a plain count over every interior pixel,
+    /// on pages of random blocks (long runs, short runs, colours that move and colours that
+    /// stay), and a single translucent pixel anywhere, edges included, rules drift out.
+    func testSolidColoursEqualAPlainCount() {
+        var generator = SplitMix(seed: 0x50_11D5)
+        for (width, height) in [(3, 3), (17, 5), (64, 40), (301, 97)] {
+            for blockSide in [1, 3, 8] {
+                let (reference, actual) = blockPage(width, height, blockSide: blockSide, &generator)
+                for bands in [0, 1, 3] {
+                    let found = ColourDrift.solidColours(reference, actual, bands: bands)
+                    let expected = plainSolidColours(reference, actual)
+                    XCTAssertEqual(found.map(Self.described), Self.described(expected), "\(width)x\(height) side \(blockSide) bands \(bands)")
+                }
+            }
+        }
+        let (reference, actual) = blockPage(40, 30, blockSide: 8, &generator)
+        for corner in [0, 39, 40 * 29, 40 * 30 - 1] {
+            var translucent = actual
+            translucent.pixels[corner * 4 + 3] = 254
+            XCTAssertNil(ColourDrift.solidColours(reference, translucent), "translucent pixel \(corner)")
+        }
+    }
+
+    private static func described(_ solids: [ColourDrift.SolidColour]) -> [String] {
+        solids.map { "\($0.reference) -> \($0.actual) x\($0.pixels)" }
+    }
+
+    /// A page of `blockSide`-pixel blocks in four colours; the new page moves one colour by a
+    /// few levels everywhere and repaints some blocks.
+    private func blockPage(_ width: Int, _ height: Int, blockSide: Int, _ generator: inout SplitMix) -> (RGBAImage, RGBAImage) {
+        let palette: [[UInt8]] = [[255, 255, 255], [20, 30, 40], [200, 60, 60], [90, 180, 90]]
+        var (a, b) = ([UInt8](), [UInt8]())
+        let columns = (width + blockSide - 1) / blockSide
+        let blocks = (0..<(columns * ((height + blockSide - 1) / blockSide))).map { _ in Int(generator.next() % 4) }
+        let repainted = (0..<blocks.count).map { _ in generator.next() % 7 == 0 }
+        for y in 0..<height {
+            for x in 0..<width {
+                let block = (y / blockSide) * columns + x / blockSide
+                let colour = palette[blocks[block]]
+                a += colour + [255]
+                let moved = blocks[block] == 2 ? [colour[0] &- 3, colour[1] &+ 2, colour[2]] : colour
+                b += (repainted[block] ? palette[(blocks[block] + 1) % 4] : moved) + [255]
+            }
+        }
+        return (RGBAImage(width: width, height: height, pixels: a), RGBAImage(width: width, height: height, pixels: b))
+    }
+
+    /// The plain count: every interior pixel that shares its colour with both neighbours along
+    /// its row or its column, by its colour and the new image's there.
+    private func plainSolidColours(_ reference: RGBAImage, _ actual: RGBAImage) -> [ColourDrift.SolidColour] {
+        let (width, height) = (reference.width, reference.height)
+        func colour(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 3)]) }
+        var counts: [[UInt8]: [[UInt8]: Int]] = [:]
+        for y in 1..<max(1, height - 1) {
+            for x in 1..<max(1, width - 1) {
+                let centre = colour(reference, x, y)
+                let solid = (centre == colour(reference, x - 1, y) && centre == colour(reference, x + 1, y))
+                    || (centre == colour(reference, x, y - 1) && centre == colour(reference, x, y + 1))
+                if solid { counts[centre, default: [:]][colour(actual, x, y), default: 0] += 1 }
+            }
+        }
+        return counts.sorted { $0.key.reversed().lexicographicallyPrecedes($1.key.reversed()) }.compactMap { key, news in
+            let pixels = news.values.reduce(0, +)
+            guard pixels >= ColourDrift.minimumSolidPixels,
+                let mode = news.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key.reversed().lexicographicallyPrecedes($1.key.reversed()) == false) }),
+                2 * mode.value >= pixels
+            else { return nil }
+            return ColourDrift.SolidColour(reference: (key[0], key[1], key[2]), actual: (mode.key[0], mode.key[1], mode.key[2]), pixels: pixels)
+        }
+    }
 }
