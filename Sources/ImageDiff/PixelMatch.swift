@@ -25,6 +25,8 @@ package enum PixelMatch {
     /// The brightness (Y) difference only, as the anti-aliasing detector uses it.
     @inline(__always)
     static func brightnessDelta(_ image: UnsafePointer<UInt8>, _ k: Int, _ m: Int) -> Double {
+        let raw = UnsafeRawPointer(image)
+        if raw.loadUnaligned(fromByteOffset: k, as: UInt32.self) == raw.loadUnaligned(fromByteOffset: m, as: UInt32.self) { return 0 }
         guard let (dr, dg, db) = blendedDifference(image, k, image, m) else { return 0 }
         return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
     }

@@ -259,62 +259,77 @@ package enum StructuralComparison {
                 }
             }
         }
-        let runDeltaE = largestDeltaE(of: runs, rowStarts: rowStarts, in: candidates, reference, actual)
+        let summaries = runSummaries(of: runs, rowStarts: rowStarts, in: candidates, reference, actual)
         var label = [Int32](repeating: -1, count: runs.count)
         var clusters: [DifferenceCluster] = []
-        var members: [[Int]] = []
-        candidates.withUnsafeBytes { bits in
-            guard let bits = bits.baseAddress else { return }
-            for y in 0..<height {
-                for run in rowStarts[y]..<rowStarts[y + 1] {
-                    let root = joined.root(of: run)
-                    if label[root] < 0 {
-                        label[root] = Int32(clusters.count)
-                        let x = runs[run].start
-                        clusters.append(DifferenceCluster(
-                            pixels: 0, boundingBox: PixelRect(minX: x, minY: y, maxX: x, maxY: y), maxDeltaE: 0, fails: false))
-                        members.append([])
-                    }
-                    let cluster = Int(label[root])
-                    let box = clusters[cluster].boundingBox
-                    clusters[cluster].boundingBox = PixelRect(
-                        minX: min(box.minX, runs[run].start), minY: box.minY, maxX: max(box.maxX, runs[run].end), maxY: y)
-                    clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, runDeltaE[run])
-                    for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
-                        members[cluster].append(index)
+        for y in 0..<height {
+            for run in rowStarts[y]..<rowStarts[y + 1] {
+                let root = joined.root(of: run)
+                if label[root] < 0 {
+                    label[root] = Int32(clusters.count)
+                    let x = runs[run].start
+                    clusters.append(DifferenceCluster(
+                        pixels: 0, boundingBox: PixelRect(minX: x, minY: y, maxX: x, maxY: y), maxDeltaE: 0, fails: false))
+                }
+                label[run] = label[root]
+                let cluster = Int(label[run])
+                let box = clusters[cluster].boundingBox
+                clusters[cluster].boundingBox = PixelRect(
+                    minX: min(box.minX, runs[run].start), minY: box.minY, maxX: max(box.maxX, runs[run].end), maxY: y)
+                clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, summaries[run].maxDeltaE)
+                clusters[cluster].pixels += summaries[run].pixels
+            }
+        }
+        // Every cluster's pixels, laid out one cluster after another in one buffer, then cut.
+        var offsets = [Int](repeating: 0, count: clusters.count + 1)
+        for (cluster, summary) in clusters.enumerated() { offsets[cluster + 1] = offsets[cluster] + summary.pixels }
+        var next = offsets
+        let laidOut = [Int](unsafeUninitializedCapacity: offsets[clusters.count]) { buffer, initialized in
+            candidates.withUnsafeBytes { bits in
+                for y in 0..<height {
+                    for run in rowStarts[y]..<rowStarts[y + 1] {
+                        let cluster = Int(label[run])
+                        for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
+                            buffer[next[cluster]] = index
+                            next[cluster] += 1
+                        }
                     }
                 }
             }
+            initialized = offsets[clusters.count]
         }
+        let members = clusters.indices.map { Array(laidOut[offsets[$0]..<offsets[$0 + 1]]) }
         for cluster in clusters.indices {
-            clusters[cluster].pixels = members[cluster].count
             clusters[cluster].fails = rule.fails(pixels: clusters[cluster].pixels, maxDeltaE: clusters[cluster].maxDeltaE)
         }
         return (clusters, members)
     }
 
-    /// The largest CIE94 ΔE among each run's marked pixels, the rows taken in bands on all cores.
-    static func largestDeltaE(
+    /// Each run's marked pixels: how many, and their largest CIE94 ΔE; the rows taken in bands
+    /// on all cores.
+    static func runSummaries(
         of runs: [(start: Int, end: Int)], rowStarts: [Int], in mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage
-    ) -> [Double] {
-        var largest = [Double](repeating: 0, count: runs.count)
+    ) -> [(maxDeltaE: Double, pixels: Int)] {
+        var summaries = [(maxDeltaE: Double, pixels: Int)](repeating: (0, 0), count: runs.count)
         let width = mask.width
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 mask.withUnsafeBytes { bits in
-                    largest.withUnsafeMutableBufferPointer { largest in
+                    summaries.withUnsafeMutableBufferPointer { summaries in
                         guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
-                        let shared = UncheckedSendable((a, b, bits, largest))
+                        let shared = UncheckedSendable((a, b, bits, summaries))
                         RowBands.forEach(height: mask.height, bands: RowBands.count(height: mask.height, requested: 0)) { _, rows in
-                            let (a, b, bits, largest) = shared.value
+                            let (a, b, bits, summaries) = shared.value
                             var labCache = LabCache(), deltaECache = DeltaECache()
                             for y in rows {
                                 for run in rowStarts[y]..<rowStarts[y + 1] {
-                                    var deltaE = 0.0
+                                    var summary = (maxDeltaE: 0.0, pixels: 0)
                                     for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
-                                        deltaE = max(deltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
+                                        summary.pixels += 1
+                                        summary.maxDeltaE = max(
+                                            summary.maxDeltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
                                     }
-                                    largest[run] = deltaE
+                                    summaries[run] = summary
                                 }
                             }
                         }
@@ -322,7 +337,7 @@ package enum StructuralComparison {
                 }
             }
         }
-        return largest
+        return summaries
     }
 
     /// Each row's marked pixels of `mask` grouped into runs of pixels at most ``linkDistance``
