@@ -443,30 +443,40 @@ package enum StructuralComparison {
                 (abs(group.net) >= coherence * group.total && movesEndpoint(of: group.box, reference, actual, rule: rule, labCache: &labCache))
                     || (subpixelText && movesInk(of: group.box, reference, actual, rule: rule, labCache: &labCache))
             else { continue }
+            // The group's tiles in row-major order give its pixels row by row, each row in order.
+            groupTiles.sort()
             var pixels: [Int] = []
+            pixels.reserveCapacity(group.pixels)
             var maxDeltaE = 0.0
             var deltaECache = DeltaECache()
             marked.withUnsafeBytes { bits in
                 reference.pixels.withUnsafeBufferPointer { a in
                     actual.pixels.withUnsafeBufferPointer { b in
                         guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                        for tile in groupTiles {
-                            let (left, top) = ((tile % columns) * coherentTile, (tile / columns) * coherentTile)
-                            for y in top..<min(height, top + coherentTile) {
-                                for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
-                                    pixels.append(y * width + x)
-                                    maxDeltaE = max(
-                                        maxDeltaE,
-                                        deltaECache.deltaE(a, b, (y * width + x) * 4, formula: .cie94, labCache: &labCache))
+                        var first = 0
+                        while first < groupTiles.count {
+                            let tileRow = groupTiles[first] / columns
+                            var end = first
+                            while end < groupTiles.count, groupTiles[end] / columns == tileRow { end += 1 }
+                            for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
+                                for tile in groupTiles[first..<end] {
+                                    let left = (tile % columns) * coherentTile
+                                    for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
+                                        pixels.append(y * width + x)
+                                        maxDeltaE = max(
+                                            maxDeltaE,
+                                            deltaECache.deltaE(a, b, (y * width + x) * 4, formula: .cie94, labCache: &labCache))
+                                    }
                                 }
                             }
+                            first = end
                         }
                     }
                 }
             }
             coherent.clusters.append(DifferenceCluster(
                 pixels: pixels.count, boundingBox: group.box, maxDeltaE: maxDeltaE, fails: true, coherent: true))
-            coherent.members.append(pixels.sorted())
+            coherent.members.append(pixels)
         }
         return coherent
     }
