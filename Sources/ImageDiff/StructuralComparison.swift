@@ -200,7 +200,7 @@ package enum StructuralComparison {
         // An LCD pair as drawn, before its gray text is redrawn: its coherent changes are judged
         // on it, as the redraw keeps ink lightness, not ink colour.
         var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage)?
-        if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked) {
+        if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked, bands: options.bands) {
             asDrawn = (marked, reference, actual)
             (reference, actual) = text.grayscaled(reference, actual)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
@@ -215,7 +215,7 @@ package enum StructuralComparison {
         } ?? coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
         let unexplained = withoutNeighbourhoodBlends(
             marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
-        var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule)
+        var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, bands: options.bands)
         // Another hinting sets text again: words moved along their lines are explained, on a page
         // where that happened on several lines.
         if rule.explainsTextReflow, let moved = TextReflow.explained(
@@ -224,7 +224,7 @@ package enum StructuralComparison {
         {
             var remaining = unexplained
             for index in moved { remaining.clear(x: index % remaining.width, y: index / remaining.width) }
-            (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule)
+            (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule, bands: options.bands)
         }
         return .clustered(Clusters(
             candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,
@@ -240,7 +240,7 @@ package enum StructuralComparison {
     /// joined (a run has no gap wider than the link, so its span stands for its pixels), and
     /// the joined runs are read back in row-major order.
     static func clusters(
-        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+        of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let width = candidates.width, height = candidates.height
         let (runs, rowStarts) = linkedRuns(of: candidates)
@@ -259,7 +259,7 @@ package enum StructuralComparison {
                 }
             }
         }
-        let summaries = runSummaries(of: runs, rowStarts: rowStarts, in: candidates, reference, actual)
+        let summaries = runSummaries(of: runs, rowStarts: rowStarts, in: candidates, reference, actual, bands: bands)
         var label = [Int32](repeating: -1, count: runs.count)
         var clusters: [DifferenceCluster] = []
         for y in 0..<height {
@@ -308,7 +308,8 @@ package enum StructuralComparison {
     /// Each run's marked pixels: how many, and their largest CIE94 ΔE; the rows taken in bands
     /// on all cores.
     static func runSummaries(
-        of runs: [(start: Int, end: Int)], rowStarts: [Int], in mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage
+        of runs: [(start: Int, end: Int)], rowStarts: [Int], in mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
+        bands: Int = 0
     ) -> [(maxDeltaE: Double, pixels: Int)] {
         var summaries = [(maxDeltaE: Double, pixels: Int)](repeating: (0, 0), count: runs.count)
         let width = mask.width
@@ -318,7 +319,7 @@ package enum StructuralComparison {
                     summaries.withUnsafeMutableBufferPointer { summaries in
                         guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
                         let shared = UncheckedSendable((a, b, bits, summaries))
-                        RowBands.forEach(height: mask.height, bands: RowBands.count(height: mask.height, requested: 0)) { _, rows in
+                        RowBands.forEach(height: mask.height, bands: RowBands.count(height: mask.height, requested: bands)) { _, rows in
                             let (a, b, bits, summaries) = shared.value
                             var labCache = LabCache(), deltaECache = DeltaECache()
                             for y in rows {

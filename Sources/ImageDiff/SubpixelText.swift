@@ -40,11 +40,11 @@ struct SubpixelText {
 
     /// The pair's sub-pixel text, or nil when it does not carry the signature. `marked` holds
     /// the pixels beyond the noise threshold.
-    init?(_ reference: RGBAImage, _ actual: RGBAImage, marked: DifferenceMask) {
+    init?(_ reference: RGBAImage, _ actual: RGBAImage, marked: DifferenceMask, bands: Int = 0) {
         guard !reference.is16Bit, !actual.is16Bit, reference.width == actual.width, reference.height == actual.height
         else { return nil }
         let (width, height) = (marked.width, marked.height)
-        let bands = RowBands.count(height: height, requested: 0)
+        let bands = RowBands.count(height: height, requested: bands)
         var perBand = [(actual: FringeCount, reference: FringeCount, marked: Int)](
             repeating: (FringeCount(), FringeCount(), 0), count: bands)
         reference.pixels.withUnsafeBufferPointer { a in

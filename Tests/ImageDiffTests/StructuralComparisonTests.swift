@@ -366,10 +366,12 @@ final class StructuralComparisonTests: XCTestCase {
                     for x in 0..<width where Double(generator.next() % 1000) < density * 1000 { mask.set(x: x, y: y) }
                 }
                 let rule = StructuralRule()
-                let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule)
                 let expected = floodFilledClusters(of: mask, reference, actual, rule: rule)
-                XCTAssertEqual(found.clusters, expected.clusters, "\(width)x\(height) density \(density)")
-                XCTAssertEqual(found.members, expected.members, "\(width)x\(height) density \(density)")
+                for bands in [0, 1, 3] {
+                    let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule, bands: bands)
+                    XCTAssertEqual(found.clusters, expected.clusters, "\(width)x\(height) density \(density) bands \(bands)")
+                    XCTAssertEqual(found.members, expected.members, "\(width)x\(height) density \(density) bands \(bands)")
+                }
             }
         }
     }
