@@ -13,7 +13,7 @@ enum FastPNGDecoder {
         var failure: ImageCodecError?
         let pixels = [UInt8](unsafeUninitializedCapacity: sampleCount) { buffer, count in
             guard let base = buffer.baseAddress else { return }
-            cic_advise_huge_pages(base, buffer.count)
+            PNGRowStream.adviseHugePages(base, count: buffer.count)
             do throws(ImageCodecError) {
                 try rows.read(rows.height, into: base)
                 count = sampleCount
@@ -62,6 +62,11 @@ package final class PNGRowStream {
     }
 
     deinit { cic_png_stream_close(stream) }
+
+    /// Asks for huge pages behind a whole decoded image's buffer: fewer page faults to fill it.
+    package static func adviseHugePages(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) {
+        cic_advise_huge_pages(buffer, count)
+    }
 
     /// Decodes the next `count` rows as RGBA into `rows` (`count * width * 4` bytes).
     package func read(_ count: Int, into rows: UnsafeMutablePointer<UInt8>) throws(ImageCodecError) {

@@ -77,6 +77,9 @@ package struct StreamedComparison: Sendable {
 
         init(_ comparison: StreamedComparison) { self.comparison = comparison }
 
+        /// Whether a row judged so far held a differing pixel.
+        package var hasFoundDifferences: Bool { (judge?.statistics.differentPixels ?? 0) > 0 }
+
         /// Judges `rows`. `reference` and `actual` point at row `firstRow` of buffers that
         /// hold at least the rows `rows` widened by ``StreamedComparison/contextRows`` on each
         /// side (clipped to the image), `width * 4` bytes a row. `mask` points at row 0 of the

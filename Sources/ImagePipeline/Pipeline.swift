@@ -177,22 +177,31 @@ public enum Pipeline {
         return outcome
     }
 
-    /// The decoded size up to which a pair whose blend is wanted only if it differs may be
-    /// decoded whole: once, where streaming would decode a differing pair a second time to blend
-    /// it. Two 8-megapixel images; larger pairs stream, in bounded memory.
+    /// The decoded size up to which a pair whose blend is wanted only if it differs may be held
+    /// whole: decoded whole from the start, or handed over by the streamed route at its first
+    /// difference. Two 8-megapixel images; larger pairs stream, in bounded memory, and a larger
+    /// pair that differs is streamed a second time for its blend.
     static let lazyBlendWholeImageBudget = 64 << 20
 
     /// The share of differing pairs above which decoding pairs whole for their lazy blend costs
     /// less than streaming them all and decoding the differing ones again. Streaming a pair
     /// takes about 0.9 of the time decoding it whole and comparing the buffers does (no pixel
-    /// buffer to fill and read back from memory; `scripts/bench-batch`, re-encoded suite), and
-    /// the second pass about one decode, so the whole decode pays once one pair in ten differs.
+    /// buffer to fill and read back from memory; `scripts/bench-batch`, re-encoded suite), and a
+    /// differing pair then decodes again the rows above its first difference: the figure was
+    /// set when that was the whole pair, once one pair in ten differs, and stays on the side of
+    /// holding pairs whole.
     public static let wholeDecodeBreakEvenShare = 0.1
 
     static func holdsWholeForLazyBlend(_ reference: EncodedImage, _ actual: EncodedImage, _ request: ComparisonRequest) -> Bool {
         guard request.outputPolicy == .whenDifferent, request.outputs.contains(.blend),
-            request.expectedDifferingShare > wholeDecodeBreakEvenShare,
-            let referenceSize = ContainerFormat.declaredPNGSize(reference.bytes),
+            request.expectedDifferingShare > wholeDecodeBreakEvenShare
+        else { return false }
+        return fitsLazyBlendBudget(reference, actual)
+    }
+
+    /// Whether both PNGs declare sizes that decode within ``lazyBlendWholeImageBudget``.
+    static func fitsLazyBlendBudget(_ reference: EncodedImage, _ actual: EncodedImage) -> Bool {
+        guard let referenceSize = ContainerFormat.declaredPNGSize(reference.bytes),
             let actualSize = ContainerFormat.declaredPNGSize(actual.bytes)
         else { return false }
         let decodedBytes = [referenceSize, actualSize].reduce(0.0) { $0 + 4 * Double($1.width) * Double($1.height) }
@@ -200,9 +209,12 @@ public enum Pipeline {
     }
 
     /// The streamed route, when it applies: no snapshot verdict (it needs whole images) and no
-    /// difference image. With ``OutputPolicy/whenDifferent`` the blend and the mask are made by
-    /// a second streamed pass, only for a pair that differs and that is not held whole
-    /// (``holdsWholeForLazyBlend(_:_:_:)``: few pairs expected to differ, or too large).
+    /// difference image. With ``OutputPolicy/whenDifferent`` and a blend, a pair that is not
+    /// held whole (``holdsWholeForLazyBlend(_:_:_:)``: few pairs expected to differ) streams
+    /// without one; at its first differing pixel it hands over to the whole-image route, the
+    /// rows decoded so far kept and those above them decoded again, when both images fit
+    /// ``lazyBlendWholeImageBudget``; a larger pair that differs is streamed a second time,
+    /// for its blend and its mask.
     static func streamedOutcome(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome? {
@@ -210,24 +222,36 @@ public enum Pipeline {
         let overlay = StreamedRoute.Overlay(rounding: request.rounding, level: PNGEncoder.defaultCompressionLevel)
         let wantsBlend = request.outputs.contains(.blend)
         let blendNow = wantsBlend && request.outputPolicy == .always
-        // A lazy blend takes a second pass over a differing pair, which collects its mask too:
-        // a pair that matches gets no mask, as on the identical-bytes route.
+        // A lazy blend is made after the pair is seen to differ, with its mask: a pair that
+        // matches gets no mask, as on the identical-bytes route.
         var firstOptions = options
         if wantsBlend && !blendNow { firstOptions.collectsMask = false }
+        let handsOver = wantsBlend && !blendNow && fitsLazyBlendBudget(reference, actual)
         guard let first = try StreamedRoute.run(
             reference, actual, options: firstOptions, limits: request.limits, overlay: blendNow ? overlay : nil,
-            parallelism: request.parallelism)
+            parallelism: request.parallelism, handsOverOnDifference: handsOver)
         else { return nil }
-        var outcome = PairOutcome(result: first.result, snapshot: nil, route: .streamedRows, outputs: [:])
+        let (result, firstOverlay): (DiffResult, [UInt8]?)
+        switch first {
+        case .decoded(let referenceImage, let actualImage):
+            do {
+                return try compare(referenceImage, actualImage, request: request)
+            } catch {
+                throw ImageFileError(path: actual.name, error: error)
+            }
+        case .compared(let compared, let overlay):
+            (result, firstOverlay) = (compared, overlay)
+        }
+        var outcome = PairOutcome(result: result, snapshot: nil, route: .streamedRows, outputs: [:])
         guard rendersOutputs(for: outcome, request) else { return outcome }
-        if wantsBlend, first.overlay == nil,
-            let second = try StreamedRoute.run(
+        if wantsBlend, firstOverlay == nil,
+            case .compared(let secondResult, let secondOverlay)? = try StreamedRoute.run(
                 reference, actual, options: options, limits: request.limits, overlay: overlay, parallelism: request.parallelism)
         {
-            outcome.result = second.result
-            outcome.outputs[.blend] = second.overlay
+            outcome.result = secondResult
+            outcome.outputs[.blend] = secondOverlay
         } else {
-            outcome.outputs[.blend] = first.overlay
+            outcome.outputs[.blend] = firstOverlay
         }
         if request.outputs.contains(.mask), let mask = outcome.result.mask {
             do {

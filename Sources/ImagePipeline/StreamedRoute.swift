@@ -10,6 +10,8 @@ import ImageDiff
 /// two threads with ``Parallelism/allCores``), then judges the band before, whose rows and
 /// their context are complete, in two halves. The result equals ``compare(_:_:options:)`` on
 /// the decoded images, and the overlay equals the whole-image route's blend, byte for byte.
+/// Asked to hand over, it stops comparing at the first differing pixel and returns both images
+/// whole (``Outcome/decoded(reference:actual:)``) for the whole-image route.
 enum StreamedRoute {
     /// Rows a band decodes at a time: about a MiB of each image (fewer rounds measured faster
     /// than half a MiB on cypress, the same on syn-4k).
@@ -29,8 +31,8 @@ enum StreamedRoute {
     /// - Throws: ``ImageFileError`` naming the broken file, or the one beyond `limits`.
     static func run(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, limits: DecodingLimits,
-        overlay: Overlay?, parallelism: Parallelism, bandBytes: Int = bandBytes
-    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?)? {
+        overlay: Overlay?, parallelism: Parallelism, handsOverOnDifference: Bool = false, bandBytes: Int = bandBytes
+    ) throws(ImageFileError) -> Outcome? {
         if let overlay { precondition((0...3).contains(overlay.level), "compression level \(overlay.level) is not in 0…3") }
         return try reference.bytes.withUnsafeBufferPointer { referenceBytes throws(ImageFileError) in
             try actual.bytes.withUnsafeBufferPointer { actualBytes throws(ImageFileError) in
@@ -39,10 +41,38 @@ enum StreamedRoute {
                     first.width == second.width, first.height == second.height,
                     let comparison = StreamedComparison(width: first.width, height: first.height, options: options)
                 else { return nil }
+                let reopen = handsOverOnDifference
+                    ? reopener([(referenceBytes, reference.name), (actualBytes, actual.name)], limits: limits) : nil
                 return try compare(
                     (first, reference.name), (second, actual.name), comparison, overlay: overlay,
-                    parallelism: parallelism, bandBytes: bandBytes)
+                    parallelism: parallelism, bandBytes: bandBytes, handingOverWith: reopen)
             }
+        }
+    }
+
+    /// What the streamed route made of a pair.
+    enum Outcome {
+        /// Every row compared on the way, with the overlay when one was asked for.
+        case compared(result: DiffResult, overlay: [UInt8]?)
+        /// A differing pixel turned up and the route was asked to hand over
+        /// (`handsOverOnDifference`): both images whole, the rows decoded so far kept, the rest
+        /// decoded on, and the rows above them decoded again, for the whole-image route.
+        case decoded(reference: RGBAImage, actual: RGBAImage)
+    }
+
+    /// Opens side 0's (the reference's) or side 1's PNG afresh.
+    typealias Reopen = @Sendable (_ side: Int) throws(ImageFileError) -> PNGRowStream
+
+    /// Opens `sources` (the files' bytes, which outlive the streams, and names) afresh, each as
+    /// ``open(_:name:limits:)`` opened it the first time.
+    static func reopener(_ sources: [(bytes: UnsafeBufferPointer<UInt8>, name: String)], limits: DecodingLimits) -> Reopen {
+        let sources = UncheckedSendable(sources)
+        return { (side: Int) throws(ImageFileError) -> PNGRowStream in
+            let (bytes, name) = sources.value[side]
+            guard let stream = try open(bytes, name: name, limits: limits) else {
+                throw ImageFileError(path: name, error: .corruptPNG("no longer opens as a PNG"))
+            }
+            return stream
         }
     }
 
@@ -59,8 +89,9 @@ enum StreamedRoute {
 
     static func compare(
         _ reference: (rows: PNGRowStream, name: String), _ actual: (rows: PNGRowStream, name: String),
-        _ comparison: StreamedComparison, overlay: Overlay?, parallelism: Parallelism, bandBytes: Int
-    ) throws(ImageFileError) -> (result: DiffResult, overlay: [UInt8]?) {
+        _ comparison: StreamedComparison, overlay: Overlay?, parallelism: Parallelism, bandBytes: Int,
+        handingOverWith reopen: Reopen? = nil
+    ) throws(ImageFileError) -> Outcome {
         let width = comparison.width, height = comparison.height, rowBytes = width * 4
         let context = StreamedComparison.contextRows
         // A band is never taller than the image, so a small pair allocates no more than it holds.
@@ -155,14 +186,80 @@ enum StreamedRoute {
                 overlayStream.append(piece.bytes, adler: piece.adler, filteredCount: piece.filteredCount)
             }
             roundPieces = [nil, nil]
+            if let reopen, scanners.contains(where: \.hasFoundDifferences) {
+                // The bands in the slots are kept; the rest of each image decodes on.
+                let judged = bandStarts[judgeSlot]..<(decoding.isEmpty ? height : decoding.lowerBound)
+                let kept = [(rows: judged, slot: judgeSlot), (rows: decoding, slot: decodeSlot)].map { band in
+                    (rows: band.rows, pixels: [slots[0][band.slot], slots[1][band.slot]].map { $0 + prefixRows * rowBytes })
+                }
+                let (first, second) = try wholeImages(
+                    streams: streams, names: [reference.name, actual.name], kept: kept, width: width, height: height,
+                    reopen: reopen, parallelism: parallelism)
+                return .decoded(reference: first, actual: second)
+            }
             if !decoding.isEmpty {
                 bandStarts[decodeSlot] = decoding.lowerBound
                 judgeSlot = decodeSlot
             }
         }
         let result = comparison.result(merging: scanners, mask: mask)
-        guard overlay != nil else { return (result, nil) }
-        return (result, PNGWriter.file(overlayStream, width: width, height: height, layout: overlayLayout))
+        guard overlay != nil else { return .compared(result: result, overlay: nil) }
+        return .compared(result: result, overlay: PNGWriter.file(overlayStream, width: width, height: height, layout: overlayLayout))
+    }
+
+    /// Both images whole, as ``ImageDecoder`` decodes them: the `kept` bands (contiguous rows,
+    /// with each side's pixels) copied, the streams read on to the last row, and the rows above
+    /// the first kept band decoded again from freshly opened streams; both sides at once with
+    /// ``Parallelism/allCores``.
+    static func wholeImages(
+        streams: [PNGRowStream], names: [String], kept: [(rows: Range<Int>, pixels: [UnsafeMutablePointer<UInt8>])],
+        width: Int, height: Int, reopen: Reopen, parallelism: Parallelism
+    ) throws(ImageFileError) -> (RGBAImage, RGBAImage) {
+        let rowBytes = width * 4
+        let firstKept = kept.first { !$0.rows.isEmpty }?.rows.lowerBound ?? height
+        let decodedEnd = kept.last { !$0.rows.isEmpty }?.rows.upperBound ?? firstKept
+        var images: [RGBAImage?] = [nil, nil]
+        var failures: [ImageFileError?] = [nil, nil]
+        images.withUnsafeMutableBufferPointer { images in
+            failures.withUnsafeMutableBufferPointer { failures in
+                let shared = UncheckedSendable((images, failures, streams, kept))
+                forBothSides(parallelism) { side in
+                    let (images, failures, streams, kept) = shared.value
+                    let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { buffer, count in
+                        guard let base = buffer.baseAddress else { return }
+                        PNGRowStream.adviseHugePages(base, count: buffer.count)
+                        for band in kept where !band.rows.isEmpty {
+                            (base + band.rows.lowerBound * rowBytes).update(from: band.pixels[side], count: band.rows.count * rowBytes)
+                        }
+                        do throws(ImageFileError) {
+                            do throws(ImageCodecError) {
+                                try streams[side].read(height - decodedEnd, into: base + decodedEnd * rowBytes)
+                            } catch {
+                                throw ImageFileError(path: names[side], error: error)
+                            }
+                            let again = try reopen(side)
+                            do throws(ImageCodecError) {
+                                try again.read(firstKept, into: base)
+                            } catch {
+                                throw ImageFileError(path: names[side], error: error)
+                            }
+                            count = height * rowBytes
+                        } catch {
+                            failures[side] = error
+                            count = 0
+                        }
+                    }
+                    if failures[side] == nil {
+                        images[side] = RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: streams[side].hasAlpha)
+                    }
+                }
+            }
+        }
+        if let failure = failures[0] ?? failures[1] { throw failure }
+        guard let first = images[0], let second = images[1] else {
+            throw ImageFileError(path: names[1], error: .corruptPNG("out of memory"))
+        }
+        return (first, second)
     }
 }
 

@@ -48,9 +48,14 @@ final class StreamedRouteTests: XCTestCase {
         overlay: StreamedRoute.Overlay? = nil, parallelism: Parallelism = .allCores,
         bandBytes: Int = StreamedRoute.bandBytes
     ) throws -> (result: DiffResult, overlay: [UInt8]?)? {
-        try StreamedRoute.run(
+        switch try StreamedRoute.run(
             reference, actual, options: options, limits: .default, overlay: overlay, parallelism: parallelism,
             bandBytes: bandBytes)
+        {
+        case nil: return nil
+        case .compared(let result, let overlay)?: return (result, overlay)
+        case .decoded?: XCTFail("handed over unasked"); return nil
+        }
     }
 
     func testStreamedEqualsDecodeThenCompareOnFixturePairs() throws {
@@ -175,13 +180,66 @@ final class StreamedRouteTests: XCTestCase {
                 let streamed = try Pipeline.compare(first, second, request: request)
                 let label = "\(first.name) \(second.name) \(parallelism)"
                 XCTAssertEqual(whole.route, .wholeImage, label)
-                XCTAssertEqual(streamed.route, .streamedRows, label)
+                // A differing pair hands over to the whole-image route at its first difference.
+                XCTAssertEqual(streamed.route, whole.match ? .streamedRows : .wholeImage, label)
                 var expected = whole.result
                 if whole.match { expected.mask = nil }
                 XCTAssertEqual(streamed.result, expected, label)
                 XCTAssertEqual(streamed.outputs, whole.outputs, label)
                 XCTAssertEqual(Set(whole.outputs.keys), whole.match ? [] : [.blend, .mask], label)
             }
+        }
+    }
+
+    /// Handing over at the first differing pixel gives both images exactly as decoding them
+    /// gives, wherever the difference lies (in the first band, mid-way, or in the last band), in
+    /// bands of a few rows or one, on both parallelisms; a pair without a difference is compared
+    /// to the end and not handed over.
+    func testHandingOverGivesTheDecodedImages() throws {
+        let reference = try read("Fixtures/login/ref.png")
+        let decoded = try ImageDecoder.decode(reference.bytes, name: reference.name)
+        let rowBytes = decoded.width * 4
+        func changed(row: Int) throws -> EncodedImage {
+            var pixels = decoded.pixels
+            pixels[row * rowBytes + 5 * 4] ^= 0x80
+            let image = RGBAImage(width: decoded.width, height: decoded.height, pixels: pixels, hasAlpha: decoded.hasAlpha)
+            return EncodedImage(name: "changed-\(row).png", bytes: try PNGEncoder.encode(image, compressionLevel: 1))
+        }
+        let sameImage = EncodedImage(name: "same.png", bytes: try PNGEncoder.encode(decoded, compressionLevel: 3))
+        for actual in [try changed(row: 0), try changed(row: 97), try changed(row: decoded.height - 1), sameImage] {
+            let expected = try ImageDecoder.decode(actual.bytes, name: actual.name)
+            for bandBytes in [rowBytes, 7 * rowBytes, StreamedRoute.bandBytes] {
+                for parallelism in [Parallelism.allCores, .callingThread] {
+                    let label = "\(actual.name) band \(bandBytes / rowBytes) rows \(parallelism)"
+                    let outcome = try XCTUnwrap(StreamedRoute.run(
+                        reference, actual, options: ComparisonOptions(metric: .exact), limits: .default, overlay: nil,
+                        parallelism: parallelism, handsOverOnDifference: true, bandBytes: bandBytes), label)
+                    switch outcome {
+                    case .decoded(let first, let second):
+                        XCTAssertNotEqual(actual.name, sameImage.name, label)
+                        XCTAssertEqual(first, decoded, label)
+                        XCTAssertEqual(second, expected, label)
+                    case .compared(let result, _):
+                        XCTAssertEqual(actual.name, sameImage.name, label)
+                        XCTAssertTrue(result.match, label)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A file that differs in its first row and is cut half-way fails while the rest of it is
+    /// decoded after the hand-over, naming it.
+    func testBrokenImageDataNamesTheFileAfterAHandOver() throws {
+        let reference = try read("Fixtures/login/ref.png")
+        var image = try ImageDecoder.decode(reference.bytes, name: reference.name)
+        image.pixels[0] ^= 0x80
+        let broken = EncodedImage(name: "broken.png", bytes: pngWithImageDataCut(try PNGEncoder.encode(image, compressionLevel: 1), keeping: 0.6))
+        let rowBytes = image.width * 4
+        XCTAssertThrowsError(try StreamedRoute.run(
+            reference, broken, options: ComparisonOptions(metric: .exact), limits: .default, overlay: nil,
+            parallelism: .allCores, handsOverOnDifference: true, bandBytes: 4 * rowBytes)) { error in
+            XCTAssertEqual((error as? ImageFileError)?.path, "broken.png")
         }
     }
 
