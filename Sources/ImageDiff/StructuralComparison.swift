@@ -244,6 +244,9 @@ package enum StructuralComparison {
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let width = candidates.width, height = candidates.height
         let (runs, rowStarts) = linkedRuns(of: candidates)
+        // No run, no cluster; and no empty buffer is filled below (an empty array is shared
+        // storage, whose count an unsafe initializer would write).
+        guard !runs.isEmpty else { return ([], []) }
         var joined = DisjointSets(count: runs.count)
         for y in 0..<height {
             for earlier in max(0, y - linkDistance)..<y {
