@@ -57,6 +57,9 @@ static void convert_row(const void *pixels, cic_row_format format, uint32_t widt
     }
 }
 
+/* PNG's Up filter: each byte minus the one above it. */
+#define PNG_FILTER_UP 2
+
 /* Filtered rows handed to the compressor at a time: large enough to amortise each call. */
 #define FILTERED_CHUNK_BYTES (256u << 10)
 
@@ -66,6 +69,14 @@ static void convert_row(const void *pixels, cic_row_format format, uint32_t widt
 
 static const uint32_t level_buffer_sizes[] = {
     ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+
+/* A stored (uncompressed, not final) deflate block of one byte: header bits 000 padded to a
+   byte, LEN = 1, NLEN = ~1, then the byte. */
+#define ONE_BYTE_BLOCK_SIZE 6
+static void write_one_byte_block(uint8_t *out, uint8_t byte) {
+    const uint8_t block[ONE_BYTE_BLOCK_SIZE] = {0x00, 0x01, 0x00, 0xFE, 0xFF, byte};
+    memcpy(out, block, sizeof block);
+}
 
 /* Compresses `length` bytes; the stream ends (or sync-flushes) when `last` is set. */
 static int compress_chunk(struct isal_zstream *stream, uint8_t *bytes, size_t length, int last, int final) {
@@ -169,6 +180,22 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
     stream->level_buf_size = level_buffer_sizes[d->level];
     stream->next_out = d->out;
     stream->avail_out = (uint32_t)d->capacity;
+    /* igzip's level 1-2 kernels (igzip_icf_body_h1_gr_bt.asm, ISA-L 2.30 up to its current
+       source) hash the third byte of a stream that has no history from the stream struct's
+       own address rather than from the data, so the bytes would change with where the heap
+       put the struct. A stream that starts with history never takes that path. Every piece
+       starts with its first row's filter-type byte: it goes out first as a one-byte stored
+       block, and igzip compresses the rest with that byte as its history (a valid back
+       reference, since the inflater has just written it). */
+    size_t skip = 0;
+    if (row_count > 0) {
+        write_one_byte_block(d->out, PNG_FILTER_UP);
+        stream->next_out += ONE_BYTE_BLOCK_SIZE;
+        stream->avail_out -= ONE_BYTE_BLOCK_SIZE;
+        const uint8_t history = PNG_FILTER_UP;
+        if (isal_deflate_set_dict(stream, (uint8_t *)&history, 1) != COMP_OK) return 0;
+        skip = 1;
+    }
     /* The Up filter looks at the row above, which belongs to the previous band. */
     if (first_row > 0)
         convert_row(pixels, d->format, d->width, first_row - 1, d->previous);
@@ -181,15 +208,16 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
     for (uint32_t r = 0; r < row_count && ok; r++) {
         convert_row(pixels, d->format, d->width, (size_t)first_row + r, current);
         uint8_t *filtered = d->chunk + filled;
-        filtered[0] = 2;
+        filtered[0] = PNG_FILTER_UP;
         for (size_t i = 0; i < row_bytes; i++) filtered[i + 1] = (uint8_t)(current[i] - previous[i]);
         filled += filtered_row_bytes;
         int last = r + 1 == row_count;
         if (last || filled == filtered_row_bytes * d->rows_per_chunk) {
             memset(d->chunk + filled, 0, filtered_row_bytes * d->rows_per_chunk - filled);
             checksum = cic_adler32(checksum, d->chunk, filled);
-            ok = compress_chunk(stream, d->chunk, filled, last, final);
+            ok = compress_chunk(stream, d->chunk + skip, filled - skip, last, final);
             filled = 0;
+            skip = 0;
         }
         uint8_t *swap = previous;
         previous = current;
