@@ -355,26 +355,16 @@ package enum StructuralComparison {
             guard let bits = bits.baseAddress else { return }
             for y in 0..<height {
                 rowStarts[y] = runs.count
-                let row = bits + y * width
-                var x = 0
-                while x < width {
-                    if x + 8 <= width, UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self) == 0 {
-                        x += 8
-                        continue
+                var start = -1, last = -1
+                DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                    if start >= 0, x - last <= linkDistance {
+                        last = x
+                        return
                     }
-                    guard row[x] != 0 else {
-                        x += 1
-                        continue
-                    }
-                    let start = x
-                    var last = x
-                    x += 1
-                    while x < width, x - last <= linkDistance {
-                        if row[x] != 0 { last = x }
-                        x += 1
-                    }
-                    runs.append((start, last))
+                    if start >= 0 { runs.append((start, last)) }
+                    (start, last) = (x, x)
                 }
+                if start >= 0 { runs.append((start, last)) }
             }
             rowStarts[height] = runs.count
         }

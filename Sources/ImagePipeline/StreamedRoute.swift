@@ -225,6 +225,14 @@ enum StreamedRoute {
                 let shared = UncheckedSendable((images, failures, streams, kept))
                 forBothSides(parallelism) { side in
                     let (images, failures, streams, kept) = shared.value
+                    let name = names[side]
+                    func read(_ rows: Int, from stream: PNGRowStream, into target: UnsafeMutablePointer<UInt8>) throws(ImageFileError) {
+                        do throws(ImageCodecError) {
+                            try stream.read(rows, into: target)
+                        } catch {
+                            throw ImageFileError(path: name, error: error)
+                        }
+                    }
                     let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { buffer, count in
                         guard let base = buffer.baseAddress else { return }
                         PNGRowStream.adviseHugePages(base, count: buffer.count)
@@ -232,17 +240,8 @@ enum StreamedRoute {
                             (base + band.rows.lowerBound * rowBytes).update(from: band.pixels[side], count: band.rows.count * rowBytes)
                         }
                         do throws(ImageFileError) {
-                            do throws(ImageCodecError) {
-                                try streams[side].read(height - decodedEnd, into: base + decodedEnd * rowBytes)
-                            } catch {
-                                throw ImageFileError(path: names[side], error: error)
-                            }
-                            let again = try reopen(side)
-                            do throws(ImageCodecError) {
-                                try again.read(firstKept, into: base)
-                            } catch {
-                                throw ImageFileError(path: names[side], error: error)
-                            }
+                            try read(height - decodedEnd, from: streams[side], into: base + decodedEnd * rowBytes)
+                            try read(firstKept, from: try reopen(side), into: base)
                             count = height * rowBytes
                         } catch {
                             failures[side] = error
