@@ -44,7 +44,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
-    /// (40), and so does a one-pixel line 16 pixels long of strong contrast.
+    /// (40), and so does a one-pixel line 16 pixels long of strong contrast. A mark of strong
+    /// contrast on plain ground fails at any size (see ``DifferenceCluster/onPlainGround``).
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
         strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true
@@ -60,9 +61,11 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
     public static let largestShiftRadius = 4
 
-    /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair.
-    public func fails(pixels: Int, maxDeltaE: Double) -> Bool {
-        pixels >= minimumClusterPixels || (pixels >= minimumStrongClusterPixels && maxDeltaE >= strongDeltaE)
+    /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
+    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``.
+    public func fails(pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false) -> Bool {
+        pixels >= minimumClusterPixels
+            || (pixels >= minimumStrongClusterPixels || onPlainGround) && maxDeltaE >= strongDeltaE
     }
 }
 
@@ -77,6 +80,11 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// Whether this is a coherent change: a word-scale group of differing pixels whose
     /// lightness moves nearly all one way (see ``StructuralRule``).
     public var coherent: Bool = false
+    /// Whether the cluster is a mark on plain ground: around its box the reference is one
+    /// colour and the other image the same, within the noise threshold. Render noise follows
+    /// edges (anti-aliasing, hinting, shifts), so a dot or a caret that appears or goes away
+    /// there is a change, however small.
+    public var onPlainGround: Bool = false
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -130,7 +138,7 @@ package enum StructuralComparison {
             var listed: [DifferenceCluster] = [], mask = DifferenceMask(width: width, height: height)
             for (cluster, pixels) in zip(clusters, members) {
                 var cluster = cluster
-                cluster.fails = rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE)
+                cluster.fails = rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround)
                 listed.append(cluster)
                 if cluster.fails { for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) } }
             }
@@ -303,10 +311,46 @@ package enum StructuralComparison {
         }
         let members = clusters.indices.map { Array(laidOut[offsets[$0]..<offsets[$0 + 1]]) }
         for cluster in clusters.indices {
-            clusters[cluster].fails = rule.fails(pixels: clusters[cluster].pixels, maxDeltaE: clusters[cluster].maxDeltaE)
+            let (pixels, maxDeltaE) = (clusters[cluster].pixels, clusters[cluster].maxDeltaE)
+            if pixels < rule.minimumStrongClusterPixels, maxDeltaE >= rule.strongDeltaE {
+                clusters[cluster].onPlainGround = isOnPlainGround(
+                    clusters[cluster].boundingBox, reference, actual, noiseDeltaE: rule.noiseDeltaE)
+            }
+            clusters[cluster].fails = rule.fails(pixels: pixels, maxDeltaE: maxDeltaE, onPlainGround: clusters[cluster].onPlainGround)
         }
         return (clusters, members)
     }
+
+    /// Whether the pixels around `box`, up to ``plainGroundMargin`` away and within the image,
+    /// are all one colour in the reference and unchanged in the actual image (CIE94 ΔE under
+    /// `noiseDeltaE`): see ``DifferenceCluster/onPlainGround``.
+    static func isOnPlainGround(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double) -> Bool {
+        let width = reference.width, height = reference.height
+        let columns = max(0, box.minX - plainGroundMargin)...min(width - 1, box.maxX + plainGroundMargin)
+        let rows = max(0, box.minY - plainGroundMargin)...min(height - 1, box.maxY + plainGroundMargin)
+        var labCache = LabCache()
+        return reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                var ground: UInt32?
+                for y in rows {
+                    for x in columns where !(box.minX...box.maxX).contains(x) || !(box.minY...box.maxY).contains(y) {
+                        let offset = (y * width + x) * 4
+                        let colour = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
+                        if let ground, ground != colour { return false }
+                        ground = colour
+                        let (first, second) = (PixelDelta.rgbOverWhite(a, offset), PixelDelta.rgbOverWhite(b, offset))
+                        if first != second, labCache.cie94(first, second) >= noiseDeltaE { return false }
+                    }
+                }
+                return ground != nil
+            }
+        }
+    }
+
+    /// How far around a small cluster ``isOnPlainGround(_:_:_:noiseDeltaE:)`` looks: the
+    /// cluster link, so that no other differing pixel could have joined it.
+    static let plainGroundMargin = linkDistance
 
     /// Each run's marked pixels: how many, and their largest CIE94 ΔE; the rows taken in bands
     /// on all cores.

@@ -30,6 +30,23 @@ final class PlaywrightFixtureTests: XCTestCase {
         XCTAssertEqual(matching, 12)
     }
 
+    /// The structural mode, untuned, gives every pair the verdict Playwright's spec expects;
+    /// two of them (a red pixel, a caret's pixel) fail only as marks on plain ground.
+    func testStructuralDefaultsGivePlaywrightsVerdicts() throws {
+        let table = try String(contentsOf: root.appendingPathComponent("counts.tsv"), encoding: .utf8)
+        let names = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: "\t")[0]) }
+        XCTAssertEqual(names.count, 21)
+        var onPlainGround: [String] = []
+        for name in names {
+            let expected = try ImageDecoder.decode(contentsOf: root.appendingPathComponent(name + "-expected.png").path)
+            let actual = try ImageDecoder.decode(contentsOf: root.appendingPathComponent(name + "-actual.png").path)
+            let result = compare(expected, actual, options: ComparisonOptions(metric: .structural(StructuralRule())))
+            XCTAssertEqual(result.match, name.hasPrefix("should-match/"), name)
+            if result.clusters?.contains(where: { $0.fails && $0.onPlainGround }) == true { onPlainGround.append(name) }
+        }
+        XCTAssertEqual(onPlainGround.sorted(), ["should-fail/looks-same-tests/no-caret", "should-fail/trivial/single-red-pixel"])
+    }
+
     func testWindowSumsEqualDirectSums() {
         var random = SplitMix(seed: 94)
         func image(_ width: Int, _ height: Int) -> RGBAImage {
