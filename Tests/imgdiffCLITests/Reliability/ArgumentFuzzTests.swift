@@ -34,7 +34,10 @@ final class ArgumentFuzzTests: ReliabilityTestCase {
             XCTAssertGreaterThan(options.count, 5, command.name)
             for option in options where !command.outputs.contains(option) {
                 for value in Self.values {
-                    let run = try imgdiff([command.name] + command.arguments + [option, value])
+                    // In the suite's own folder: a value an option takes as a path (--review) is
+                    // written there, not into the package.
+                    let run = try runProcess(
+                        IMGDiffExecutable.url, [command.name] + command.arguments + [option, value], currentDirectory: work)
                     runs += 1
                     let context = "\(command.name) \(option) '\(value)': \(run.stderr)"
                     XCTAssertTrue([0, 1, 2].contains(run.status), context)
