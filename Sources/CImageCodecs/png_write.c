@@ -192,8 +192,8 @@ int cic_png_deflater_run(cic_png_deflater *d, const void *pixels, uint32_t first
         write_one_byte_block(d->out, PNG_FILTER_UP);
         stream->next_out += ONE_BYTE_BLOCK_SIZE;
         stream->avail_out -= ONE_BYTE_BLOCK_SIZE;
-        const uint8_t history = PNG_FILTER_UP;
-        if (isal_deflate_set_dict(stream, (uint8_t *)&history, 1) != COMP_OK) return 0;
+        uint8_t history = PNG_FILTER_UP;
+        if (isal_deflate_set_dict(stream, &history, 1) != COMP_OK) return 0;
         skip = 1;
     }
     /* The Up filter looks at the row above, which belongs to the previous band. */

@@ -328,7 +328,6 @@ package enum StructuralComparison {
         let width = reference.width, height = reference.height
         let columns = max(0, box.minX - plainGroundMargin)...min(width - 1, box.maxX + plainGroundMargin)
         let rows = max(0, box.minY - plainGroundMargin)...min(height - 1, box.maxY + plainGroundMargin)
-        var labCache = LabCache()
         return reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return false }
@@ -339,8 +338,11 @@ package enum StructuralComparison {
                         let colour = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
                         if let ground, ground != colour { return false }
                         ground = colour
-                        let (first, second) = (PixelDelta.rgbOverWhite(a, offset), PixelDelta.rgbOverWhite(b, offset))
-                        if first != second, labCache.cie94(first, second) >= noiseDeltaE { return false }
+                        if UnsafeRawPointer(b + offset).loadUnaligned(as: UInt32.self) != colour,
+                            PixelDelta.deltaE(a, b, offset, formula: .cie94) >= noiseDeltaE
+                        {
+                            return false
+                        }
                     }
                 }
                 return ground != nil

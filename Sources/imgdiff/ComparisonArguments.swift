@@ -57,7 +57,7 @@ struct ComparisonArguments: ParsableArguments {
     var shiftRadius: Int?
 
     @Option(help: ArgumentHelp(
-        "structural: the smallest cluster, in pixels, that fails the pair at any contrast (default: 40). Smaller ones fail from 8 pixels with a ΔE94 of 10, and at any size with a ΔE94 of 10 on plain ground.",
+        "structural: the smallest cluster, in pixels, that fails the pair at any contrast (default: \(StructuralRule().minimumClusterPixels)). Smaller ones fail from \(StructuralRule().minimumStrongClusterPixels) pixels with a ΔE94 of \(StructuralRule().strongDeltaE), and at any size with that ΔE94 on plain ground.",
         valueName: "N"))
     var minCluster: Int?
 
