@@ -51,6 +51,19 @@ public struct DifferenceMask: Sendable, Equatable {
         }
     }
 
+    /// The first and the last marked column of one row of mask bytes, or nil when the row has
+    /// none.
+    static func markedSpan(inRow row: UnsafePointer<UInt8>, width: Int) -> ClosedRange<Int>? {
+        var first = 0
+        while first + 8 <= width, UnsafeRawPointer(row + first).loadUnaligned(as: UInt64.self) == 0 { first += 8 }
+        while first < width, row[first] == 0 { first += 1 }
+        guard first < width else { return nil }
+        var last = width - 1
+        while last - 8 >= first, UnsafeRawPointer(row + last - 7).loadUnaligned(as: UInt64.self) == 0 { last -= 8 }
+        while row[last] == 0 { last -= 1 }
+        return first...last
+    }
+
     /// The pixels marked 1, without those a comparison marked 2 (anti-aliased, see
     /// ``ComparisonOptions/marksAntialiasedPixels``).
     var counted: DifferenceMask {

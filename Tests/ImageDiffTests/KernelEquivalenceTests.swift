@@ -153,3 +153,61 @@ extension KernelEquivalenceTests {
         return comparison.result(merging: scanners)
     }
 }
+
+/// The structural mode's neighbourhood tests made a row at a time (``NeighbourhoodRows``)
+/// remove exactly the pixels the plain tests remove, pixel by pixel: opaque or translucent
+/// neighbourhoods, pixels at every edge, every shift radius, any band split.
+extension KernelEquivalenceTests {
+    func testNeighbourhoodRowsEqualPlainTests() {
+        var generator = SplitMix(seed: 0xB1E4D)
+        for (width, height) in Self.sizes + [(40, 3), (3, 40)] {
+            for kind in ["opaque", "translucent", "ink moved"] {
+                var (a, b) = kind == "ink moved"
+                    ? inkMovedPair(width: width, height: height, using: &generator)
+                    : randomPair(width: width, height: height, changed: 0.6, using: &generator)
+                let opaque = kind != "translucent"
+                if opaque {
+                    for index in stride(from: 3, to: a.pixels.count, by: 4) { (a.pixels[index], b.pixels[index]) = (255, 255) }
+                }
+                for marked in [0.3, 1.0] {
+                    var mask = DifferenceMask(width: width, height: height)
+                    for y in 0..<height {
+                        for x in 0..<width where Double(generator.next() % 1000) / 1000 < marked { mask.set(x: x, y: y) }
+                    }
+                    for radius in 1...StructuralRule.largestShiftRadius {
+                        let rule = StructuralRule(shiftRadius: radius)
+                        let plain = StructuralComparison.withoutNeighbourhoodBlends(mask, a, b, rule: rule, kernel: .scalar)
+                        for bands in [0, 1, 3] {
+                            let byRows = StructuralComparison.withoutNeighbourhoodBlends(mask, a, b, rule: rule, bands: bands)
+                            XCTAssertEqual(byRows, plain, "\(width)x\(height) \(kind) marked=\(marked) radius=\(radius) bands=\(bands)")
+                        }
+                        if marked == 1, width * height >= 64, radius == 1 {
+                            if kind == "opaque" { XCTAssertNotEqual(plain.count, 0, "some pixels stay unexplained") }
+                            XCTAssertLessThan(plain.count, mask.count, "some pixels are explained")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Soft gray texture, and a copy whose horizontal neighbours trade ink (one darker, the
+    /// next lighter by as much): local means stay, single pixels leave their neighbourhood's
+    /// range, so the mean test decides, at the edges too.
+    func inkMovedPair(width: Int, height: Int, using generator: inout SplitMix) -> (RGBAImage, RGBAImage) {
+        var first = [UInt8](), second = [UInt8]()
+        for y in 0..<height {
+            var row: [SIMD3<Int>] = (0..<width).map { x in
+                let level = 90 + (x * 7 + y * 5) % 60 + Int(generator.next() % 9)
+                return SIMD3(level, level + 3, level - 2)
+            }
+            first += row.flatMap { [UInt8($0.x), UInt8($0.y), UInt8($0.z), 255] }
+            for x in stride(from: Int(generator.next() % 2), to: width - 1, by: 2) where generator.next() % 2 == 0 {
+                let moved = SIMD3(repeating: 10 + Int(generator.next() % 50))
+                (row[x], row[x + 1]) = (row[x] &- moved, row[x + 1] &+ moved)
+            }
+            second += row.flatMap { [UInt8(clamping: $0.x), UInt8(clamping: $0.y), UInt8(clamping: $0.z), 255] }
+        }
+        return (RGBAImage(width: width, height: height, pixels: first), RGBAImage(width: width, height: height, pixels: second))
+    }
+}
