@@ -61,7 +61,6 @@ package enum PNGWriter {
         let start = max(0, rows.lowerBound - 1)
         let rowBytes = width * 4
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, (rows.upperBound - start) * rowBytes))
-        buffer.initialize(repeating: 0, count: max(1, (rows.upperBound - start) * rowBytes))
         defer { buffer.deallocate() }
         render(start..<rows.upperBound, buffer)
         return deflate(buffer, format, width: width, rows: rows, firstRowInBuffer: rows.lowerBound - start, level: level, final: final)

@@ -77,7 +77,13 @@ public struct DifferenceMask: Sendable, Equatable {
     }
 
     /// Number of differing pixels.
-    public var count: Int { bits.reduce(0) { $0 + Int($1) } }
+    public var count: Int {
+        bits.withUnsafeBufferPointer { bits in
+            var total = 0
+            for byte in bits { total &+= Int(byte) }
+            return total
+        }
+    }
 
     /// The mask as an image: differing pixels in `color`, everything else fully transparent.
     public func render(color: RGBA = RGBA(255, 0, 0, 255)) -> RGBAImage {

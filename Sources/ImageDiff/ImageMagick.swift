@@ -229,9 +229,33 @@ public enum ImageMagickBlend {
             let referenceOpaque: UInt32 = referenceHasAlpha ? 0 : 0xFF00_0000
             let failureOpaque: UInt32 = failureHasAlpha ? 0 : 0xFF00_0000
             let ref = UnsafeRawPointer(reference), fail = UnsafeRawPointer(failure)
+            // The last translucent pair and its blend: transparent backgrounds repeat one pair
+            // for whole rows, and the general dissolve is the costly path.
+            var last: (pair: UInt64, blended: UInt32)?
+            func blendRemembering(_ k: Int) {
+                let pair = UInt64(ref.loadUnaligned(fromByteOffset: k, as: UInt32.self))
+                    | UInt64(fail.loadUnaligned(fromByteOffset: k, as: UInt32.self)) << 32
+                if let last, last.pair == pair {
+                    UnsafeMutableRawPointer(output).storeBytes(of: last.blended, toByteOffset: k, as: UInt32.self)
+                    return
+                }
+                blendPixel(reference, failure, k, into: output)
+                last = (pair, UnsafeRawPointer(output).loadUnaligned(fromByteOffset: k, as: UInt32.self))
+            }
+            let opaqueAlphas = SIMD8<UInt32>(repeating: 0xFF00_0000)
+            let (referenceOpaqueLanes, failureOpaqueLanes) = (SIMD8(repeating: referenceOpaque), SIMD8(repeating: failureOpaque))
             var x = 0
             while x + 4 <= count {
                 let offset = x * 4
+                if x + 8 <= count {
+                    let alphas = (ref.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | referenceOpaqueLanes)
+                        & (fail.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | failureOpaqueLanes) & opaqueAlphas
+                    if alphas == opaqueAlphas {
+                        blendOpaqueOctet(ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset))
+                        x += 8
+                        continue
+                    }
+                }
                 var alphas: UInt32 = 0xFFFF_FFFF
                 for lane in 0..<4 {
                     alphas &= (ref.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self) | referenceOpaque)
@@ -240,12 +264,12 @@ public enum ImageMagickBlend {
                 if alphas >= 0xFF00_0000 {
                     blendOpaqueQuad(ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset))
                 } else {
-                    for pixel in x..<(x + 4) { blendPixel(reference, failure, pixel * 4, into: output) }
+                    for pixel in x..<(x + 4) { blendRemembering(pixel * 4) }
                 }
                 x += 4
             }
             while x < count {
-                blendPixel(reference, failure, x * 4, into: output)
+                blendRemembering(x * 4)
                 x += 1
             }
         }
@@ -271,8 +295,21 @@ public enum ImageMagickBlend {
             output.storeBytes(of: redBlue | greenAlpha &<< 8, as: SIMD8<UInt16>.self)
         }
 
+        /// Eight opaque pixels at once, as ``blendOpaqueQuad(_:_:into:)`` blends four.
         @inline(__always)
-        func blend(_ s: SIMD8<UInt16>, _ d: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        func blendOpaqueOctet(_ ref: UnsafeRawPointer, _ fail: UnsafeRawPointer, into output: UnsafeMutableRawPointer) {
+            let s = ref.loadUnaligned(as: SIMD16<UInt16>.self), d = fail.loadUnaligned(as: SIMD16<UInt16>.self)
+            let low = SIMD16<UInt16>(repeating: 0xFF)
+            let (redLift, greenLanes) = (SIMD16(lowHalf: redLift, highHalf: redLift), SIMD16(lowHalf: greenLanes, highHalf: greenLanes))
+            let lifted = (s & low) &+ redLift
+            let red = (lifted | (0 &- (lifted &>> 8))) & low
+            let redBlue = blend(red, d & low)
+            let greenAlpha = blend(s &>> 8, d &>> 8) & greenLanes | (d &>> 8) & ~greenLanes
+            output.storeBytes(of: redBlue | greenAlpha &<< 8, as: SIMD16<UInt16>.self)
+        }
+
+        @inline(__always)
+        func blend<Lanes: SIMD<UInt16>>(_ s: Lanes, _ d: Lanes) -> Lanes {
             switch rounding {
             case .im6: (3 &* s &+ 2 &* d) / 5
             case .im7: (6 &* s &+ 4 &* d &+ 5) / 10

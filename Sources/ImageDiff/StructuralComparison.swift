@@ -135,16 +135,21 @@ package enum StructuralComparison {
         func judged(by rule: StructuralRule, options: ComparisonOptions) -> DiffResult {
             var result = candidates
             result.metric = .structural(rule)
-            var listed: [DifferenceCluster] = [], mask = DifferenceMask(width: width, height: height)
+            var listed: [DifferenceCluster] = [], marked: [[Int]] = []
             for (cluster, pixels) in zip(clusters, members) {
                 var cluster = cluster
                 cluster.fails = rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround)
                 listed.append(cluster)
-                if cluster.fails { for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) } }
+                if cluster.fails { marked.append(pixels) }
             }
             for (cluster, pixels) in zip(coherent, coherentMembers) where cluster.pixels >= rule.minimumClusterPixels {
                 listed.append(cluster)
-                for index in pixels { mask.set(x: index % mask.width, y: index / mask.width) }
+                marked.append(pixels)
+            }
+            var mask = DifferenceMask(width: width, height: height)
+            mask.withUnsafeMutableBytes { bits in
+                guard let bits else { return }
+                for pixels in marked { for index in pixels { bits[index] = 1 } }
             }
             let failing = listed.filter(\.fails)
             result.clusters = listed

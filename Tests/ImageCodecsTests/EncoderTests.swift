@@ -52,11 +52,34 @@ final class EncoderTests: XCTestCase {
         }
     }
 
+    /// Every width from 1 to 21 (the writer packs RGBA rows to RGB four pixels at a time,
+    /// and the last few one by one), and a wide image.
     func testRoundTrip8BitRGB() throws {
-        let image = image8(width: 40, height: 3, alpha: false)
-        let png = try PNGEncoder.encode(image)
-        XCTAssertTrue(header(png) == (8, 2))
-        assertSameImage(try ImageDecoder.decode(png, name: "rgb8"), image)
+        for width in Array(1...21) + [40, 1170] {
+            let image = image8(width: width, height: 3, alpha: false, seed: UInt64(width))
+            let png = try PNGEncoder.encode(image)
+            XCTAssertTrue(header(png) == (8, 2))
+            assertSameImage(try ImageDecoder.decode(png, name: "rgb8"), image, "width \(width)")
+        }
+    }
+
+    /// Masks of every width from 1 to 21 and a wide one (the writer packs eight mask bytes at a
+    /// time, the rest one by one), sparse and dense, any nonzero byte marking a pixel: marked
+    /// pixels decode in the colour, the others transparent.
+    func testMaskRoundTrip() throws {
+        var generator = SplitMix(seed: 0x1B17)
+        let colour = RGBA(255, 0, 0, 255)
+        for width in Array(1...21) + [1170] {
+            for density: UInt64 in [2, 50, 98] {
+                let bits = (0..<(width * 3)).map { _ -> UInt8 in
+                    generator.next() % 100 < density ? UInt8(1 + generator.next() % 255) : 0
+                }
+                let mask = DifferenceMask(width: width, height: 3, bits: bits)
+                let decoded = try ImageDecoder.decode(PNGEncoder.encode(mask: mask, color: colour), name: "mask")
+                let expected = bits.flatMap { $0 != 0 ? [UInt8(255), 0, 0, 255] : [UInt8(0), 0, 0, 0] }
+                XCTAssertTrue(decoded.pixels == expected, "width \(width), \(density) % marked")
+            }
+        }
     }
 
     func testRoundTrip16Bit() throws {

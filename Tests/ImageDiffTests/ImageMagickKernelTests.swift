@@ -56,13 +56,15 @@ final class ImageMagickKernelTests: XCTestCase {
     }
 
     /// The overlay's SIMD row kernel equals its one-pixel-at-a-time reference: row lengths
-    /// around the four-pixel step, opaque runs broken by translucent pixels, every alpha-ness.
+    /// around the four-pixel step, opaque runs broken by translucent pixels, every alpha-ness,
+    /// random samples and samples from a few values (pairs that repeat, or repeat all but one
+    /// byte, as on a transparent background).
     func testBlendRowKernelEqualsScalarReference() {
         var generator = SplitMix(seed: 0xB1E0D)
         for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 257] {
-            for translucentShare in [0, 1, 20, 255] {
+            for (translucentShare, levels) in [(0, 256), (1, 256), (20, 256), (255, 256), (255, 2), (128, 3)] {
                 let bytes = { (0..<(count * 4)).map { index -> UInt8 in
-                    let value = UInt8(truncatingIfNeeded: generator.next())
+                    let value = UInt8(truncatingIfNeeded: generator.next() % UInt64(levels) * (255 / UInt64(levels - 1)))
                     guard index % 4 == 3 else { return value }
                     return Int(value) < translucentShare ? value : 255
                 } }
