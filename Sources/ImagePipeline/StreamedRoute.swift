@@ -101,13 +101,8 @@ enum StreamedRoute {
         // the other slot before that is overwritten), so no band is ever moved.
         let prefixRows = 2 * context
         let slotRows = prefixRows + band
-        let slots = (0..<2).map { _ in
-            (0..<2).map { _ in
-                let slot = UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes)
-                slot.initialize(repeating: 0, count: slotRows * rowBytes)
-                return slot
-            }
-        }
+        // Every row is decoded into a slot before it is read.
+        let slots = (0..<2).map { _ in (0..<2).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: slotRows * rowBytes) } }
         defer { slots.joined().forEach { $0.deallocate() } }
         // The first row of each slot's band (its prefix sits just above).
         var bandStarts = [0, 0]
