@@ -203,8 +203,9 @@ public enum ImageMagickBlend {
         }
     }
 
-    /// The overlay of one row of 8-bit RGBA pixels: four opaque pixel pairs at a time in SIMD
-    /// lanes (the closed integer forms), the others one by one in ImageMagick's arithmetic.
+    /// The overlay of one row of 8-bit RGBA pixels: eight or four opaque pixel pairs at a time
+    /// in SIMD lanes (the closed integer forms), the others one by one in ImageMagick's
+    /// arithmetic.
     package struct RowKernel: Sendable {
         let referenceHasAlpha: Bool
         let failureHasAlpha: Bool
@@ -213,6 +214,10 @@ public enum ImageMagickBlend {
         /// splits the lanes they single out into scalar code.
         let redLift = SIMD8<UInt16>(102, 0, 102, 0, 102, 0, 102, 0)
         let greenLanes = SIMD8<UInt16>(0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0)
+        /// The same for eight pixels at a time.
+        let eightPixelRedLift = SIMD16<UInt16>(102, 0, 102, 0, 102, 0, 102, 0, 102, 0, 102, 0, 102, 0, 102, 0)
+        let eightPixelGreenLanes = SIMD16<UInt16>(
+            0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0, 0xFFFF, 0)
 
         package init(referenceHasAlpha: Bool, failureHasAlpha: Bool, rounding: ImageMagickRounding) {
             self.referenceHasAlpha = referenceHasAlpha
@@ -251,7 +256,9 @@ public enum ImageMagickBlend {
                     let alphas = (ref.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | referenceOpaqueLanes)
                         & (fail.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | failureOpaqueLanes) & opaqueAlphas
                     if alphas == opaqueAlphas {
-                        blendOpaqueOctet(ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset))
+                        blendOpaque(
+                            ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset), redLift: eightPixelRedLift,
+                            greenLanes: eightPixelGreenLanes)
                         x += 8
                         continue
                     }
@@ -262,7 +269,9 @@ public enum ImageMagickBlend {
                         & (fail.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self) | failureOpaque)
                 }
                 if alphas >= 0xFF00_0000 {
-                    blendOpaqueQuad(ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset))
+                    blendOpaque(
+                        ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset), redLift: redLift,
+                        greenLanes: greenLanes)
                 } else {
                     for pixel in x..<(x + 4) { blendRemembering(pixel * 4) }
                 }
@@ -282,30 +291,21 @@ public enum ImageMagickBlend {
             for x in 0..<count { blendPixel(reference, failure, x * 4, into: output) }
         }
 
-        /// Four opaque pixels as 16-bit lanes: the low bytes (R, B) and the high bytes (G, A)
-        /// of each 16-bit word are blended apart and put back together.
+        /// Opaque pixels as 16-bit lanes (four in `SIMD8`, eight in `SIMD16`): the low bytes
+        /// (R, B) and the high bytes (G, A) of each 16-bit word are blended apart and put back
+        /// together. `redLift` and `greenLanes` are the lane constants at that width.
         @inline(__always)
-        func blendOpaqueQuad(_ ref: UnsafeRawPointer, _ fail: UnsafeRawPointer, into output: UnsafeMutableRawPointer) {
-            let s = ref.loadUnaligned(as: SIMD8<UInt16>.self), d = fail.loadUnaligned(as: SIMD8<UInt16>.self)
-            let low = SIMD8<UInt16>(repeating: 0xFF)
+        func blendOpaque<Lanes: SIMD<UInt16>>(
+            _ ref: UnsafeRawPointer, _ fail: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
+            redLift: Lanes, greenLanes: Lanes
+        ) {
+            let s = ref.loadUnaligned(as: Lanes.self), d = fail.loadUnaligned(as: Lanes.self)
+            let low = Lanes(repeating: 0xFF)
             let lifted = (s & low) &+ redLift
             let red = (lifted | (0 &- (lifted &>> 8))) & low
             let redBlue = blend(red, d & low)
             let greenAlpha = blend(s &>> 8, d &>> 8) & greenLanes | (d &>> 8) & ~greenLanes
-            output.storeBytes(of: redBlue | greenAlpha &<< 8, as: SIMD8<UInt16>.self)
-        }
-
-        /// Eight opaque pixels at once, as ``blendOpaqueQuad(_:_:into:)`` blends four.
-        @inline(__always)
-        func blendOpaqueOctet(_ ref: UnsafeRawPointer, _ fail: UnsafeRawPointer, into output: UnsafeMutableRawPointer) {
-            let s = ref.loadUnaligned(as: SIMD16<UInt16>.self), d = fail.loadUnaligned(as: SIMD16<UInt16>.self)
-            let low = SIMD16<UInt16>(repeating: 0xFF)
-            let (redLift, greenLanes) = (SIMD16(lowHalf: redLift, highHalf: redLift), SIMD16(lowHalf: greenLanes, highHalf: greenLanes))
-            let lifted = (s & low) &+ redLift
-            let red = (lifted | (0 &- (lifted &>> 8))) & low
-            let redBlue = blend(red, d & low)
-            let greenAlpha = blend(s &>> 8, d &>> 8) & greenLanes | (d &>> 8) & ~greenLanes
-            output.storeBytes(of: redBlue | greenAlpha &<< 8, as: SIMD16<UInt16>.self)
+            output.storeBytes(of: redBlue | greenAlpha &<< 8, as: Lanes.self)
         }
 
         @inline(__always)
