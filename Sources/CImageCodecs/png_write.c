@@ -21,8 +21,9 @@ size_t cic_png_row_bytes(cic_row_format format, uint32_t width) {
 }
 
 /* RGBA to RGB: drops every fourth byte. The plain loop is the reference (EncoderTests round-trip
-   every width against it); with SSSE3, four pixels at a time by one byte shuffle, whose 16-byte store runs 4 bytes into the next pixels'
-   place (overwritten next), so it runs while at least two pixels follow the four. */
+   every width against it); with SSSE3, four pixels at a time by one byte shuffle, whose 16-byte
+   store runs 4 bytes into the next pixels' place (overwritten next), so it runs while at least
+   two pixels follow the four. */
 static void pack_rgb_row_plain(uint8_t *out, const uint8_t *in, size_t width) {
     for (size_t x = 0; x < width; x++, in += 4, out += 3) {
         out[0] = in[0];
