@@ -216,6 +216,8 @@ struct PixelJudge {
     let formula: DeltaEFormula
     let ignoreAntialiasing: Bool
     let marksAntialiasedPixels: Bool
+    /// The kernel of the scan under way, which the anti-aliasing detector follows.
+    var kernel = ComparisonEngine.Kernel.vectorized
     var labCache = LabCache()
     var deltaECache = DeltaECache()
     var statistics = BandStatistics()
@@ -252,6 +254,7 @@ struct PixelJudge {
 
     /// Every pixel, one at a time.
     mutating func scanScalar(rows: Range<Int>) {
+        kernel = .scalar
         for y in rows {
             for x in 0..<width { judge(x: x, y: y) }
         }
@@ -259,6 +262,7 @@ struct PixelJudge {
 
     /// Skips equal rows, then runs of 8 equal pixels, with wide comparisons; judges the rest one by one.
     mutating func scanVectorized(rows: Range<Int>) {
+        kernel = .vectorized
         let rowBytes = width * 4
         for y in rows {
             let rowStart = y * rowBytes
@@ -308,10 +312,7 @@ struct PixelJudge {
         let verdict = lastVerdict
         statistics.histogram[verdict.delta] += 1
         guard verdict.differs else { return }
-        if ignoreAntialiasing,
-            PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
-                || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
-        {
+        if ignoreAntialiasing, isAntialiased(x: x, y: y) {
             statistics.antialiasedPixels += 1
             if marksAntialiasedPixels { mask?[y * maskWidth + x] = 2 }
             return
@@ -319,6 +320,20 @@ struct PixelJudge {
         statistics.differentPixels += 1
         mask?[y * maskWidth + x] = 1
         statistics.boundingBox.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
+    }
+
+    /// Whether pixelmatch's detector finds pixel (x, y) anti-aliased in either image, by the
+    /// scan's kernel: the scalar detector is the reference for the vectorized one.
+    @inline(__always)
+    func isAntialiased(x: Int, y: Int) -> Bool {
+        switch kernel {
+        case .scalar:
+            return PixelMatch.isAntialiased(a, x: x, y: y, width: width, height: height, a, b)
+                || PixelMatch.isAntialiased(b, x: x, y: y, width: width, height: height, b, a)
+        case .vectorized:
+            return PixelMatch.isAntialiasedVectorized(a, x: x, y: y, width: width, height: height, a, b)
+                || PixelMatch.isAntialiasedVectorized(b, x: x, y: y, width: width, height: height, b, a)
+        }
     }
 
     /// The verdict on the pixel pair at byte offset `k`, a function of the two colours alone

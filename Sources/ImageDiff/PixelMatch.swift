@@ -93,6 +93,81 @@ package enum PixelMatch {
                 && hasManySiblings(second, x: maxX, y: maxY, width: width, height: height))
     }
 
+    /// ``isAntialiased(_:x:y:width:height:_:_:)`` with the eight brightness differences of an
+    /// opaque pixel away from the image's edges taken in one vector: the same products and sums
+    /// in the same order, so the same doubles, and the same first extremes in the scalar test's
+    /// scan order (column by column). Any other pixel goes to the scalar test.
+    package static func isAntialiasedVectorized(
+        _ image: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int,
+        _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>
+    ) -> Bool {
+        guard x > 0, y > 0, x < width - 1, y < height - 1 else {
+            return isAntialiased(image, x: x, y: y, width: width, height: height, first, second)
+        }
+        let (centre, neighbours) = interiorNeighbourhood(image, x: x, y: y, width: width)
+        let opaque = UInt32(0xFF00_0000)
+        guard centre & opaque == opaque, neighbours & opaque == SIMD8(repeating: opaque) else {
+            return isAntialiased(image, x: x, y: y, width: width, height: height, first, second)
+        }
+        // Equal neighbours have a difference of zero: more than two settle the test at once.
+        let centres = SIMD8<UInt32>(repeating: centre)
+        guard equalCount(neighbours, centres) <= 2 else { return false }
+        @inline(__always)
+        func channel(_ words: SIMD8<UInt32>, _ shift: UInt32) -> SIMD8<Int32> {
+            SIMD8<Int32>(truncatingIfNeeded: (words &>> shift) & 0xFF)
+        }
+        let dr = SIMD8<Double>(channel(centres, 0) &- channel(neighbours, 0))
+        let dg = SIMD8<Double>(channel(centres, 8) &- channel(neighbours, 8))
+        let db = SIMD8<Double>(channel(centres, 16) &- channel(neighbours, 16))
+        let deltas = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+        let zeroes = SIMD8<Int64>(repeating: 0).replacing(with: 1, where: deltas .== 0).wrappedSum()
+        guard zeroes <= 2 else { return false }
+        let minimum = Swift.min(deltas.min(), 0), maximum = Swift.max(deltas.max(), 0)
+        guard minimum != 0, maximum != 0 else { return false }
+        let columnOffsets: SIMD8<Int> = [-1, -1, -1, 0, 0, 1, 1, 1], rowOffsets: SIMD8<Int> = [-1, 0, 1, -1, 1, -1, 0, 1]
+        func position(of extreme: Double) -> (x: Int, y: Int) {
+            var lane = 0
+            while deltas[lane] != extreme { lane += 1 }
+            return (x + columnOffsets[lane], y + rowOffsets[lane])
+        }
+        let (darker, brighter) = (position(of: minimum), position(of: maximum))
+        return (hasManySiblingsVectorized(first, x: darker.x, y: darker.y, width: width, height: height)
+            && hasManySiblingsVectorized(second, x: darker.x, y: darker.y, width: width, height: height))
+            || (hasManySiblingsVectorized(first, x: brighter.x, y: brighter.y, width: width, height: height)
+                && hasManySiblingsVectorized(second, x: brighter.x, y: brighter.y, width: width, height: height))
+    }
+
+    /// Pixel (x, y)'s RGBA word and its eight neighbours', in the scalar test's scan order
+    /// (column by column); (x, y) must not lie on the image's edge.
+    @inline(__always)
+    static func interiorNeighbourhood(
+        _ image: UnsafePointer<UInt8>, x: Int, y: Int, width: Int
+    ) -> (centre: UInt32, neighbours: SIMD8<UInt32>) {
+        let raw = UnsafeRawPointer(image)
+        let centreOffset = (y * width + x) * 4, rowBytes = width * 4
+        func word(_ dx: Int, _ dy: Int) -> UInt32 {
+            raw.loadUnaligned(fromByteOffset: centreOffset + dy * rowBytes + dx * 4, as: UInt32.self)
+        }
+        return (word(0, 0), SIMD8(word(-1, -1), word(-1, 0), word(-1, 1), word(0, -1), word(0, 1), word(1, -1), word(1, 0), word(1, 1)))
+    }
+
+    @inline(__always)
+    static func equalCount(_ words: SIMD8<UInt32>, _ others: SIMD8<UInt32>) -> Int32 {
+        SIMD8<Int32>(repeating: 0).replacing(with: 1, where: words .== others).wrappedSum()
+    }
+
+    /// ``hasManySiblings(_:x:y:width:height:)`` with the neighbours compared in one vector away
+    /// from the image's edges.
+    static func hasManySiblingsVectorized(
+        _ image: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int
+    ) -> Bool {
+        guard x > 0, y > 0, x < width - 1, y < height - 1 else {
+            return hasManySiblings(image, x: x, y: y, width: width, height: height)
+        }
+        let (centre, neighbours) = interiorNeighbourhood(image, x: x, y: y, width: width)
+        return equalCount(neighbours, SIMD8(repeating: centre)) > 2
+    }
+
     /// Whether pixel (x, y) has 3+ identical neighbours (image edges count as one).
     static func hasManySiblings(
         _ image: UnsafePointer<UInt8>, x x1: Int, y y1: Int, width: Int, height: Int

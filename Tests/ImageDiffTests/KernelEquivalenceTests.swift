@@ -158,6 +158,53 @@ extension KernelEquivalenceTests {
 /// remove exactly the pixels the plain tests remove, pixel by pixel: opaque or translucent
 /// neighbourhoods, pixels at every edge, every shift radius, any band split.
 extension KernelEquivalenceTests {
+    /// The vectorized anti-aliasing detector equals pixelmatch's scalar one at every pixel of
+    /// images drawn from a few colours (so neighbours tie and repeat, and extremes recur), with
+    /// some translucent pixels and every edge.
+    func testVectorizedAntialiasingDetectorEqualsScalar() {
+        var generator = SplitMix(seed: 0xAA71)
+        var verdicts = (antialiased: 0, not: 0)
+        for (width, height) in Self.sizes + [(40, 3), (3, 40), (61, 47)] {
+            for translucent in [0.0, 0.1] {
+                for paletteSize in [2, 3, 5] {
+                    let palette = (0..<paletteSize).map { _ in
+                        (UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()), UInt8(truncatingIfNeeded: generator.next()))
+                    }
+                    func image() -> [UInt8] {
+                        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+                        for index in 0..<(width * height) {
+                            let roll = generator.next() % 100
+                            let (r, g, b) = roll < 80 ? palette[Int(generator.next() % UInt64(paletteSize))]
+                                : (generator.nextByte(), generator.nextByte(), generator.nextByte())
+                            (pixels[4 * index], pixels[4 * index + 1], pixels[4 * index + 2]) = (r, g, b)
+                            if Double(generator.next() % 1000) / 1000 < translucent { pixels[4 * index + 3] = generator.nextByte() }
+                        }
+                        return pixels
+                    }
+                    let (first, second) = (image(), image())
+                    first.withUnsafeBufferPointer { a in
+                        second.withUnsafeBufferPointer { b in
+                            guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                            for y in 0..<height {
+                                for x in 0..<width {
+                                    for (image, other) in [(a, b), (b, a)] {
+                                        let scalar = PixelMatch.isAntialiased(image, x: x, y: y, width: width, height: height, image, other)
+                                        XCTAssertEqual(
+                                            PixelMatch.isAntialiasedVectorized(image, x: x, y: y, width: width, height: height, image, other),
+                                            scalar, "\(width)x\(height) palette \(paletteSize) translucent \(translucent) at \(x),\(y)")
+                                        if scalar { verdicts.antialiased += 1 } else { verdicts.not += 1 }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(verdicts.antialiased, 500)
+        XCTAssertGreaterThan(verdicts.not, 500)
+    }
+
     func testNeighbourhoodRowsEqualPlainTests() {
         var generator = SplitMix(seed: 0xB1E4D)
         for (width, height) in Self.sizes + [(40, 3), (3, 40)] {
