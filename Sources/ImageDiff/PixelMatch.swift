@@ -122,13 +122,13 @@ package enum PixelMatch {
         let deltas = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
         let zeroes = SIMD8<Int64>(repeating: 0).replacing(with: 1, where: deltas .== 0).wrappedSum()
         guard zeroes <= 2 else { return false }
-        let minimum = Swift.min(deltas.min(), 0), maximum = Swift.max(deltas.max(), 0)
+        var (minimum, maximum) = (0.0, 0.0)
+        for lane in 0..<8 { (minimum, maximum) = (Swift.min(minimum, deltas[lane]), Swift.max(maximum, deltas[lane])) }
         guard minimum != 0, maximum != 0 else { return false }
-        let columnOffsets: SIMD8<Int> = [-1, -1, -1, 0, 0, 1, 1, 1], rowOffsets: SIMD8<Int> = [-1, 0, 1, -1, 1, -1, 0, 1]
         func position(of extreme: Double) -> (x: Int, y: Int) {
             var lane = 0
             while deltas[lane] != extreme { lane += 1 }
-            return (x + columnOffsets[lane], y + rowOffsets[lane])
+            return (x + neighbourColumnOffsets[lane], y + neighbourRowOffsets[lane])
         }
         let (darker, brighter) = (position(of: minimum), position(of: maximum))
         return (hasManySiblingsVectorized(first, x: darker.x, y: darker.y, width: width, height: height)
@@ -136,6 +136,9 @@ package enum PixelMatch {
             || (hasManySiblingsVectorized(first, x: brighter.x, y: brighter.y, width: width, height: height)
                 && hasManySiblingsVectorized(second, x: brighter.x, y: brighter.y, width: width, height: height))
     }
+
+    /// Where each lane of ``interiorNeighbourhood(_:x:y:width:)``'s neighbours lies.
+    static let neighbourColumnOffsets = [-1, -1, -1, 0, 0, 1, 1, 1], neighbourRowOffsets = [-1, 0, 1, -1, 1, -1, 0, 1]
 
     /// Pixel (x, y)'s RGBA word and its eight neighbours', in the scalar test's scan order
     /// (column by column); (x, y) must not lie on the image's edge.

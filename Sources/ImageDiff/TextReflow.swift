@@ -33,6 +33,10 @@ struct TextReflow {
     /// The least share of a cluster's pixels a move must explain.
     static let leastExplained = 0.5
     static let minimumLines = 3
+    /// The most a cluster's ink may change (``inkChange(around:moved:_:_:width:height:)``)
+    /// for a move that fits it to explain it whole, where too few of its pixels come close one
+    /// by one: a stem that moved and split its ink over two columns otherwise.
+    static let largestInkChange = 0.05
     /// Paper (flat colour) within this many levels per channel kept its colour.
     static let paperLevels = 2
     /// Differences of at most this many levels per channel make a drawing the same, moved.
@@ -72,7 +76,11 @@ struct TextReflow {
             searched.append((pixels, box))
         }
         guard !searched.isEmpty else { return nil }
-        var redrawn: [(pixels: [Int], rows: ClosedRange<Int>)] = [], rules: [Int] = []
+        var redrawn: [(pixels: [Int], box: PixelRect, move: (dx: Int, dy: Int))] = [], rules: [Int] = []
+        /// Clusters no move explains alone, which a line set again around them may: each with
+        /// its fit, its move, the pixels the move brings close, whether the paper around it stayed
+        /// (``Region/keepsPaper(_:moved:)``), and its ink's change.
+        var unfitted: [(fit: Fit, pixels: [Int], explained: [Int], box: PixelRect, move: (dx: Int, dy: Int), keepsPaper: Bool, inkChange: Double)] = []
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
@@ -82,21 +90,69 @@ struct TextReflow {
                         maxX: min(width - 1, box.maxX + margin.x), maxY: min(height - 1, box.maxY + margin.y))
                     let region = Region(around: padded, width: width, height: height, a, b)
                     let (fit, move) = region.fit(over: padded)
+                    let explained = pixels.filter { region.bringsClose($0 % width, $0 / width, move) }
                     switch fit {
-                    case .redrawn:
-                        let explained = pixels.filter { region.bringsClose($0 % width, $0 / width, move) }
-                        guard Double(explained.count) >= leastExplained * Double(pixels.count) else { continue }
-                        redrawn.append((explained, box.minY...box.maxY))
+                    case .redrawn where Double(explained.count) >= leastExplained * Double(pixels.count):
+                        redrawn.append((explained, box, move))
                     case .same where min(box.width, box.height) <= 3:
                         rules += pixels
                     default:
-                        continue
+                        unfitted.append((
+                            fit, pixels, explained, box, move, region.keepsPaper(padded, moved: move),
+                            inkChange(around: box, moved: move, a, b, width: width, height: height)))
                     }
                 }
             }
         }
-        guard lines(of: redrawn.map(\.rows)) >= minimumLines else { return nil }
-        return redrawn.flatMap(\.pixels) + rules
+        guard lines(of: redrawn.map { $0.box.minY...$0.box.maxY }) >= minimumLines else { return nil }
+        // On a page set again, a glyph of a line that moved drawn pixel for pixel the same (full
+        // hinting snaps glyphs to whole pixels), or drawn so differently that no move fits the
+        // whole cluster, is explained where it moved as the words redrawn beside it on its line
+        // did: within a pixel of the nearest such word on each side. Advances add up along a line,
+        // so a glyph moves between its neighbours' moves; a word changed moves the text after it,
+        // not with the text before it.
+        var alongLines: [Int] = []
+        for cluster in unfitted {
+            let onLine = redrawn.filter { $0.box.minY <= cluster.box.maxY && cluster.box.minY <= $0.box.maxY }
+            let centre = cluster.box.minX + cluster.box.maxX
+            let before = onLine.filter { $0.box.minX + $0.box.maxX < centre }.max { $0.box.maxX < $1.box.maxX }
+            let after = onLine.filter { $0.box.minX + $0.box.maxX >= centre }.min { $0.box.minX < $1.box.minX }
+            let moves = [before, after].compactMap { $0?.move.dx }
+            guard let least = moves.min(), let most = moves.max(), most - least <= 1, (least - 1...most + 1).contains(cluster.move.dx)
+            else { continue }
+            switch cluster.fit {
+            case .same: alongLines += cluster.pixels
+            case .none where cluster.keepsPaper && Double(cluster.explained.count) >= leastExplained * Double(cluster.pixels.count):
+                alongLines += cluster.explained
+            case .redrawn where cluster.inkChange <= largestInkChange:
+                alongLines += cluster.pixels
+            default: continue
+            }
+        }
+        return redrawn.flatMap(\.pixels) + rules + alongLines
+    }
+
+    /// How much the ink around `box` changed when drawn again `move` away: the difference of
+    /// the two images' ink (each channel's distance from white, summed over the box widened by
+    /// two columns and one row each side, the new image's window moved), as a share of the
+    /// larger; infinite when the moved window leaves the image.
+    static func inkChange(
+        around box: PixelRect, moved move: (dx: Int, dy: Int), _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, width: Int, height: Int
+    ) -> Double {
+        let columns = max(0, box.minX - 2)...min(width - 1, box.maxX + 2), rows = max(0, box.minY - 1)...min(height - 1, box.maxY + 1)
+        guard columns.lowerBound + move.dx >= 0, columns.upperBound + move.dx < width,
+            rows.lowerBound + move.dy >= 0, rows.upperBound + move.dy < height
+        else { return .infinity }
+        var (before, after) = (0, 0)
+        for y in rows {
+            for x in columns {
+                let p = PixelDelta.rgbOverWhite(a, (y * width + x) * 4)
+                let q = PixelDelta.rgbOverWhite(b, ((y + move.dy) * width + x + move.dx) * 4)
+                before += 765 - Int(p.r) - Int(p.g) - Int(p.b)
+                after += 765 - Int(q.r) - Int(q.g) - Int(q.b)
+            }
+        }
+        return Double(abs(before - after)) / Double(max(before, after, 1))
     }
 
     /// Whether every channel of `p` lies within `levels` of `q`'s.

@@ -232,13 +232,18 @@ final class RenderNoiseModelTests: XCTestCase {
     }
 
     /// Full and medium hinting set the text again: pages where words moved on three lines or
-    /// more pass (``TextReflow``). The toolbar's one line of buttons, and a few pages where a
-    /// glyph was also reshaped in place, still fail (see the README's tables).
+    /// more pass (``TextReflow``), those whose glyphs also moved drawn the same (whole pixels),
+    /// or reshaped beyond a fit, as the words beside them on their line moved (the article and
+    /// checkout pages, and the inbox page's stem split over two columns). The toolbar's one
+    /// line of buttons still fails, and so does the sidebar, whose longest item wraps onto a
+    /// second line under one hinting and not the other (see the README's tables).
     func testTextSetAgainByOtherHintingPasses() throws {
         for (corpus, name) in [
-            ("render", "settings--hinting-full"), ("render", "table--hinting-medium"), ("render-holdout", "pricing--hinting-full"),
-            ("render-holdout", "pricing--hinting-medium"), ("render-holdout", "profile--hinting-full"),
-            ("render-holdout", "profile--hinting-medium"),
+            ("render", "settings--hinting-full"), ("render", "table--hinting-medium"), ("render", "article--hinting-full"),
+            ("render-holdout", "pricing--hinting-full"), ("render-holdout", "pricing--hinting-medium"),
+            ("render-holdout", "profile--hinting-full"), ("render-holdout", "profile--hinting-medium"),
+            ("render-holdout", "checkout--hinting-full"), ("render-holdout", "checkout--hinting-medium"),
+            ("render-holdout", "inbox--hinting-full"), ("render-holdout", "inbox--hinting-medium"),
         ] {
             let (reference, actual) = try pair("noise", name, corpus: corpus)
             let result = compare(reference, actual, options: structural)
