@@ -12,6 +12,15 @@
 /// the move may be off by one pixel for a single glyph) are explained, provided they are at
 /// least half of it; the rest stay, so a border removed beside a moved one still fails.
 ///
+/// Advances add up along a line, so each glyph moves between the moves of the words beside it.
+/// On a page that carries the signature (below), a cluster no move explains alone is explained
+/// when it moved as its line did: within a pixel of the nearest redrawn word on each side, when
+/// those two agree within a pixel. That covers a glyph drawn pixel for pixel the same (full
+/// hinting snaps glyphs to whole pixels), one reshaped beyond a fit whose paper stayed (its
+/// pixels the move brings close), and one a move fits whose stem split its ink over two columns
+/// (whole, when its ink changed by at most ``largestInkChange``). A changed word makes the text
+/// after it jump, so the words on either side of it disagree.
+///
 /// The model holds only in a pair that carries the signature: clusters explained so on at
 /// least ``minimumLines`` separate lines. One element moved, respaced or recoloured changes
 /// one or two lines; a hinting change moves text all over the page. A drawing that moved

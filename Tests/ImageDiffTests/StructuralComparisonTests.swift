@@ -354,7 +354,12 @@ final class StructuralComparisonTests: XCTestCase {
     /// word right; with `redrawn`, every glyph is drawn half a pixel further right as well (a
     /// blend with its left neighbour), as another hinting draws it; `glyphs` replaces one word's
     /// glyphs, keyed by line and word.
-    func textPage(moves: [[Int]] = Array(repeating: [0, 0, 0], count: 4), redrawn: Bool = false, replaced: (line: Int, word: Int)? = nil) -> RGBAImage {
+    /// With `drawnAsBefore`, that word (line, word) is left as it was drawn, pixel for pixel,
+    /// where it moved, while the others are drawn anew.
+    func textPage(
+        moves: [[Int]] = Array(repeating: [0, 0, 0], count: 4), redrawn: Bool = false, replaced: (line: Int, word: Int)? = nil,
+        drawnAsBefore: (line: Int, word: Int)? = nil
+    ) -> RGBAImage {
         var image = RGBAImage(width: 160, height: 90, filledWith: RGBA(255, 255, 255))
         for line in 0..<4 {
             let top = 6 + line * 21
@@ -378,7 +383,34 @@ final class StructuralComparisonTests: XCTestCase {
                 drawn[x, y] = RGBA(mix(left.r, here.r), mix(left.g, here.g), mix(left.b, here.b))
             }
         }
+        if let (line, word) = drawnAsBefore {
+            let left = 6 + word * 46 + moves[line][word], top = 6 + line * 21
+            for y in top..<(top + 12) { for x in left...(left + 27) { drawn[x, y] = image[x, y] } }
+        }
         return drawn
+    }
+
+    /// Full hinting snaps glyphs to whole pixels, so a word can land drawn exactly as before:
+    /// moved as the words beside it on its line moved, it is text set again.
+    func testAWordMovedWithItsLineDrawnAsBeforeIsRenderNoise() {
+        let moves = [[1, 2, 3], [3, 4, 5], [1, 1, 2], [1, 2, 3]]
+        let actual = textPage(moves: moves, redrawn: true, drawnAsBefore: (line: 1, word: 1))
+        let result = compare(textPage(), actual, options: structural)
+        XCTAssertTrue(result.match, "\(result.clusters ?? [])")
+    }
+
+    /// The same word moved further than the words on either side of it is a word moved, or the
+    /// text after a changed word: it fails.
+    func testAWordMovedAgainstItsLineFails() {
+        let moves = [[1, 2, 3], [3, 8, 5], [1, 1, 2], [1, 2, 3]]
+        XCTAssertFalse(compare(textPage(), textPage(moves: moves, redrawn: true, drawnAsBefore: (line: 1, word: 1)), options: structural).match)
+    }
+
+    /// Words on either side that moved far apart are no line set again around the word between
+    /// them (the text after a changed word jumps): that word is not explained, wherever it moved.
+    func testAWordBetweenWordsThatJumpFails() {
+        let moves = [[1, 2, 3], [1, 4, 7], [1, 1, 2], [1, 2, 3]]
+        XCTAssertFalse(compare(textPage(), textPage(moves: moves, redrawn: true, drawnAsBefore: (line: 1, word: 1)), options: structural).match)
     }
 
     /// Words moved along their lines by other glyph advances, more the further along, and drawn
@@ -407,6 +439,29 @@ final class StructuralComparisonTests: XCTestCase {
     func testAWordReplacedUnderTextSetAgainFails() {
         let actual = textPage(moves: Self.reflow, redrawn: true, replaced: (line: 2, word: 1))
         XCTAssertFalse(compare(textPage(), actual, options: structural).match)
+    }
+
+    /// A stem's ink is kept when it moves or splits over two columns, and lost when it lightens.
+    func testInkChangeAroundACluster() {
+        func page(_ columns: [Int: UInt8]) -> RGBAImage {
+            var image = RGBAImage(width: 20, height: 12, filledWith: RGBA(255, 255, 255))
+            for (x, level) in columns { for y in 2..<10 { image[x, y] = RGBA(level, level, level) } }
+            return image
+        }
+        let stem = page([8: 40, 9: 40])
+        func change(_ other: RGBAImage, _ move: (dx: Int, dy: Int), box: PixelRect = PixelRect(minX: 7, minY: 2, maxX: 10, maxY: 9)) -> Double {
+            stem.pixels.withUnsafeBufferPointer { a in
+                other.pixels.withUnsafeBufferPointer { b in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return .nan }
+                    return TextReflow.inkChange(around: box, moved: move, a, b, width: 20, height: 12)
+                }
+            }
+        }
+        XCTAssertEqual(change(page([9: 40, 10: 40]), (1, 0)), 0)
+        XCTAssertEqual(change(page([8: 147, 9: 40, 10: 148]), (0, 0)), 0, accuracy: 0.005)
+        XCTAssertGreaterThan(change(page([8: 120, 9: 120]), (0, 0)), 0.3)
+        XCTAssertEqual(change(page([8: 40, 9: 40]), (0, 0), box: PixelRect(minX: 1, minY: 2, maxX: 10, maxY: 9)).isInfinite, false)
+        XCTAssertEqual(change(page([8: 40, 9: 40]), (-1, 0), box: PixelRect(minX: 1, minY: 2, maxX: 10, maxY: 9)), .infinity)
     }
 
     func testLinesSeparateByTheirRows() {
