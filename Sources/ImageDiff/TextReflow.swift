@@ -15,11 +15,13 @@
 /// Advances add up along a line, so each glyph moves between the moves of the words beside it.
 /// On a page that carries the signature (below), a cluster no move explains alone is explained
 /// when it moved as its line did: within a pixel of the nearest redrawn word on each side, when
-/// those two agree within a pixel. That covers a glyph drawn pixel for pixel the same (full
-/// hinting snaps glyphs to whole pixels), one reshaped beyond a fit whose paper stayed (its
-/// pixels the move brings close), and one a move fits whose stem split its ink over two columns
-/// (whole, when its ink changed by at most ``largestInkChange``). A changed word makes the text
-/// after it jump, so the words on either side of it disagree.
+/// those two agree within a pixel. That covers a glyph drawn pixel for pixel the same further
+/// along a line (full hinting snaps glyphs to whole pixels; the text before it moved too), one
+/// reshaped beyond a fit whose paper stayed (the pixels its own move brings close, at least
+/// half of it), and one a move fits whose stem split its ink over two columns (whole, when its
+/// ink changed by at most ``largestInkChange``). A changed word makes the text after it jump, so
+/// the words on either side of it disagree; a glyph cut in two by a block moved over it has two
+/// moves, which no single move brings close.
 ///
 /// The model holds only in a pair that carries the signature: clusters explained so on at
 /// least ``minimumLines`` separate lines. One element moved, respaced or recoloured changes
@@ -87,7 +89,7 @@ struct TextReflow {
         guard !searched.isEmpty else { return nil }
         var redrawn: [(pixels: [Int], box: PixelRect, move: (dx: Int, dy: Int))] = [], rules: [Int] = []
         /// Clusters no move explains alone, which a line set again around them may: each with
-        /// its fit, its move, the pixels the move brings close, whether the paper around it stayed
+        /// its fit, its move, the pixels that move itself brings close, whether the paper around it stayed
         /// (``Region/keepsPaper(_:moved:)``), and its ink's change.
         var unfitted: [(fit: Fit, pixels: [Int], explained: [Int], box: PixelRect, move: (dx: Int, dy: Int), keepsPaper: Bool, inkChange: Double)] = []
         reference.pixels.withUnsafeBufferPointer { a in
@@ -107,19 +109,15 @@ struct TextReflow {
                         rules += pixels
                     default:
                         unfitted.append((
-                            fit, pixels, explained, box, move, region.keepsPaper(padded, moved: move),
+                            fit, pixels, pixels.filter { region.bringsClose($0 % width, $0 / width, move, slack: 0) }, box, move,
+                            region.keepsPaper(padded, moved: move),
                             inkChange(around: box, moved: move, a, b, width: width, height: height)))
                     }
                 }
             }
         }
         guard lines(of: redrawn.map { $0.box.minY...$0.box.maxY }) >= minimumLines else { return nil }
-        // On a page set again, a glyph of a line that moved drawn pixel for pixel the same (full
-        // hinting snaps glyphs to whole pixels), or drawn so differently that no move fits the
-        // whole cluster, is explained where it moved as the words redrawn beside it on its line
-        // did: within a pixel of the nearest such word on each side. Advances add up along a line,
-        // so a glyph moves between its neighbours' moves; a word changed moves the text after it,
-        // not with the text before it.
+        // The clusters that moved as their lines did (see the type's documentation).
         var alongLines: [Int] = []
         for cluster in unfitted {
             let onLine = redrawn.filter { $0.box.minY <= cluster.box.maxY && cluster.box.minY <= $0.box.maxY }
@@ -130,7 +128,7 @@ struct TextReflow {
             guard let least = moves.min(), let most = moves.max(), most - least <= 1, (least - 1...most + 1).contains(cluster.move.dx)
             else { continue }
             switch cluster.fit {
-            case .same: alongLines += cluster.pixels
+            case .same where before != nil: alongLines += cluster.pixels
             case .none where cluster.keepsPaper && Double(cluster.explained.count) >= leastExplained * Double(cluster.pixels.count):
                 alongLines += cluster.explained
             case .redrawn where cluster.inkChange <= largestInkChange:
@@ -331,10 +329,10 @@ struct TextReflow {
 
         /// Whether `move`, or a move one pixel from it, brings the pixel's surroundings within
         /// half their unmoved difference, or to a mean of 6 levels a channel.
-        func bringsClose(_ x: Int, _ y: Int, _ move: (dx: Int, dy: Int)) -> Bool {
+        func bringsClose(_ x: Int, _ y: Int, _ move: (dx: Int, dy: Int), slack: Int = 1) -> Bool {
             guard let still = difference(x, y, (0, 0)) else { return false }
-            for dy in -1...1 {
-                for dx in -1...1 {
+            for dy in -slack...slack {
+                for dx in -slack...slack {
                     guard let moved = difference(x, y, (move.dx + dx, move.dy + dy)) else { continue }
                     if 2 * moved <= still || moved <= 3 * 9 * 6 { return true }
                 }

@@ -233,16 +233,17 @@ final class RenderNoiseModelTests: XCTestCase {
 
     /// Full and medium hinting set the text again: pages where words moved on three lines or
     /// more pass (``TextReflow``), those whose glyphs also moved drawn the same (whole pixels),
-    /// or reshaped beyond a fit, as the words beside them on their line moved (the article and
-    /// checkout pages, and the inbox page's stem split over two columns). The toolbar's one
-    /// line of buttons still fails, and so does the sidebar, whose longest item wraps onto a
-    /// second line under one hinting and not the other (see the README's tables).
+    /// reshaped beyond a fit, or split a stem over two columns, as the words beside them on
+    /// their line moved, too (the checkout page under medium hinting, the inbox page under
+    /// both). The toolbar's one line of buttons still fails, and so does the sidebar, whose
+    /// longest item wraps onto a second line under one hinting and not the other; so do a few
+    /// pages where a glyph at the start of a line was reshaped (see the README's tables).
     func testTextSetAgainByOtherHintingPasses() throws {
         for (corpus, name) in [
-            ("render", "settings--hinting-full"), ("render", "table--hinting-medium"), ("render", "article--hinting-full"),
+            ("render", "settings--hinting-full"), ("render", "table--hinting-medium"),
             ("render-holdout", "pricing--hinting-full"), ("render-holdout", "pricing--hinting-medium"),
             ("render-holdout", "profile--hinting-full"), ("render-holdout", "profile--hinting-medium"),
-            ("render-holdout", "checkout--hinting-full"), ("render-holdout", "checkout--hinting-medium"),
+            ("render-holdout", "checkout--hinting-medium"),
             ("render-holdout", "inbox--hinting-full"), ("render-holdout", "inbox--hinting-medium"),
         ] {
             let (reference, actual) = try pair("noise", name, corpus: corpus)
@@ -282,6 +283,21 @@ final class RenderNoiseModelTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(failing, 6, "canaries that fail without other hinting")
+    }
+
+    /// The 2-px block `imgdiff tune` paints into a page set again is mostly the model's to
+    /// explain, but not where it shows that it is a block. A glyph drawn the same but moved is
+    /// taken for text set again only further along a line whose text before it moved too
+    /// (advances add up from where the line starts): on the inbox page the block starts a line
+    /// with one. A glyph the block's edge cuts in two moved by two amounts, which no single move
+    /// brings close: on the table page the block's lower edge cuts a line.
+    func testABlockMovedOverTextSetAgainShowsAtItsEdges() throws {
+        for (corpus, name) in [("render-holdout", "inbox--hinting-full"), ("render", "table--hinting-medium")] {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            XCTAssertTrue(compare(reference, actual, options: structural).match, name)
+            let block = try XCTUnwrap(Canaries.make(reference: reference, actual: actual).first { $0.kind == .shiftedBlock })
+            XCTAssertFalse(compare(reference, block.image, options: structural).match, name)
+        }
     }
 
     func testChangedColoursAndOtherNoiseAreNeverTakenForADrift() throws {
