@@ -87,11 +87,7 @@ struct TextReflow {
             searched.append((pixels, box))
         }
         guard !searched.isEmpty else { return nil }
-        var redrawn: [(pixels: [Int], box: PixelRect, move: (dx: Int, dy: Int))] = [], rules: [Int] = []
-        /// Clusters no move explains alone, which a line set again around them may: each with
-        /// its fit, its move, the pixels that move itself brings close, whether the paper around it stayed
-        /// (``Region/keepsPaper(_:moved:)``), and its ink's change.
-        var unfitted: [(fit: Fit, pixels: [Int], explained: [Int], box: PixelRect, move: (dx: Int, dy: Int), keepsPaper: Bool, inkChange: Double)] = []
+        var redrawn: [RedrawnWord] = [], unfitted: [UnfittedCluster] = [], rules: [Int] = []
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
@@ -101,24 +97,59 @@ struct TextReflow {
                         maxX: min(width - 1, box.maxX + margin.x), maxY: min(height - 1, box.maxY + margin.y))
                     let region = Region(around: padded, width: width, height: height, a, b)
                     let (fit, move) = region.fit(over: padded)
-                    let explained = pixels.filter { region.bringsClose($0 % width, $0 / width, move) }
                     switch fit {
-                    case .redrawn where Double(explained.count) >= leastExplained * Double(pixels.count):
-                        redrawn.append((explained, box, move))
+                    case .redrawn:
+                        let explained = pixels.filter { region.bringsClose($0 % width, $0 / width, move) }
+                        if Double(explained.count) >= leastExplained * Double(pixels.count) {
+                            redrawn.append(RedrawnWord(pixels: explained, box: box, move: move))
+                            continue
+                        }
                     case .same where min(box.width, box.height) <= 3:
                         rules += pixels
+                        continue
                     default:
-                        unfitted.append((
-                            fit, pixels, pixels.filter { region.bringsClose($0 % width, $0 / width, move, slack: 0) }, box, move,
-                            region.keepsPaper(padded, moved: move),
-                            inkChange(around: box, moved: move, a, b, width: width, height: height)))
+                        break
                     }
+                    unfitted.append(UnfittedCluster(
+                        fit: fit, pixels: pixels, box: box, move: move,
+                        broughtClose: pixels.filter { region.bringsClose($0 % width, $0 / width, move, slack: 0) },
+                        keepsPaper: region.keepsPaper(padded, moved: move),
+                        inkChange: inkChange(around: box, moved: move, a, b, width: width, height: height)))
                 }
             }
         }
         guard lines(of: redrawn.map { $0.box.minY...$0.box.maxY }) >= minimumLines else { return nil }
-        // The clusters that moved as their lines did (see the type's documentation).
-        var alongLines: [Int] = []
+        return redrawn.flatMap(\.pixels) + rules + movedWithTheirLines(unfitted, among: redrawn)
+    }
+
+    /// A cluster a move explains: a word drawn again, moved.
+    struct RedrawnWord {
+        /// The pixels the move brings close.
+        var pixels: [Int]
+        var box: PixelRect
+        var move: (dx: Int, dy: Int)
+    }
+
+    /// A cluster no move explains alone, which its line set again around it may.
+    struct UnfittedCluster {
+        var fit: Fit
+        var pixels: [Int]
+        var box: PixelRect
+        /// The move that brings it closest.
+        var move: (dx: Int, dy: Int)
+        /// The pixels that move itself brings close (no pixel of slack).
+        var broughtClose: [Int]
+        /// Whether the paper around it stayed under the move (``Region/keepsPaper(_:moved:)``).
+        var keepsPaper: Bool
+        /// ``TextReflow/inkChange(around:moved:_:_:width:height:)`` under the move.
+        var inkChange: Double
+    }
+
+    /// The pixels of the `unfitted` clusters that moved as their lines did, among the `redrawn`
+    /// words (see the type's documentation): within a pixel of the nearest word on each side of
+    /// the cluster on its line, those two agreeing within a pixel.
+    static func movedWithTheirLines(_ unfitted: [UnfittedCluster], among redrawn: [RedrawnWord]) -> [Int] {
+        var explained: [Int] = []
         for cluster in unfitted {
             let onLine = redrawn.filter { $0.box.minY <= cluster.box.maxY && cluster.box.minY <= $0.box.maxY }
             let centre = cluster.box.minX + cluster.box.maxX
@@ -128,15 +159,17 @@ struct TextReflow {
             guard let least = moves.min(), let most = moves.max(), most - least <= 1, (least - 1...most + 1).contains(cluster.move.dx)
             else { continue }
             switch cluster.fit {
-            case .same where before != nil: alongLines += cluster.pixels
-            case .none where cluster.keepsPaper && Double(cluster.explained.count) >= leastExplained * Double(cluster.pixels.count):
-                alongLines += cluster.explained
+            case .same where before != nil:
+                explained += cluster.pixels
+            case .none where cluster.keepsPaper && Double(cluster.broughtClose.count) >= leastExplained * Double(cluster.pixels.count):
+                explained += cluster.broughtClose
             case .redrawn where cluster.inkChange <= largestInkChange:
-                alongLines += cluster.pixels
-            default: continue
+                explained += cluster.pixels
+            default:
+                continue
             }
         }
-        return redrawn.flatMap(\.pixels) + rules + alongLines
+        return explained
     }
 
     /// How much the ink around `box` changed when drawn again `move` away: the difference of
