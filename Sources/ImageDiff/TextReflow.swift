@@ -21,7 +21,10 @@
 /// half of it), and one a move fits whose stem split its ink over two columns (whole, when its
 /// ink changed by at most ``largestInkChange``). A changed word makes the text after it jump, so
 /// the words on either side of it disagree; a glyph cut in two by a block moved over it has two
-/// moves, which no single move brings close.
+/// moves, which no single move brings close. A word a move fits is held to its line too: when
+/// the words beside it agree, it must have moved within a pixel of them (within
+/// ``oneSidedDrift`` of its one neighbour at a line's end), else a removed letter, which the
+/// search matches with another glyph up to 8 px away, would pass as text set again.
 ///
 /// The model holds only in a pair that carries the signature: clusters explained so on at
 /// least ``minimumLines`` separate lines. One element moved, respaced or recoloured changes
@@ -48,6 +51,9 @@ struct TextReflow {
     /// for a move that fits it to explain it whole, where too few of its pixels come close one
     /// by one: a stem that moved and split its ink over two columns otherwise.
     static let largestInkChange = 0.05
+    /// How far a word may have drifted from the nearest redrawn word on its line when that is the
+    /// only one beside it: half a pixel of advance rounding a glyph, over a short word of six.
+    static let oneSidedDrift = 3
     /// Paper (flat colour) within this many levels per channel kept its colour.
     static let paperLevels = 2
     /// Differences of at most this many levels per channel make a drawing the same, moved.
@@ -119,7 +125,27 @@ struct TextReflow {
             }
         }
         guard lines(of: redrawn.map { $0.box.minY...$0.box.maxY }) >= minimumLines else { return nil }
-        return redrawn.flatMap(\.pixels) + rules + movedWithTheirLines(unfitted, among: redrawn)
+        let alongTheirLines = redrawn.indices.filter { word in
+            let others = redrawn.indices.filter { $0 != word }.map { redrawn[$0] }
+            return movesWithItsLine(redrawn[word].box, move: redrawn[word].move.dx, among: others, oneSided: oneSidedDrift, unjudged: true)
+        }.map { redrawn[$0] }
+        return alongTheirLines.flatMap(\.pixels) + rules + movedWithTheirLines(unfitted, among: redrawn)
+    }
+
+    /// Whether a cluster at `box` that moved `move` along its line moved as the line did: within
+    /// a pixel of the nearest of `words` on each side of it on its line, those two agreeing within
+    /// a pixel, or within `oneSided` pixels of the nearest word on the one side that has one. With
+    /// no word on its line, or words on either side that disagree, the line does not say, and the
+    /// answer is `unjudged`.
+    static func movesWithItsLine(_ box: PixelRect, move: Int, among words: [RedrawnWord], oneSided: Int, unjudged: Bool) -> Bool {
+        let onLine = words.filter { $0.box.minY <= box.maxY && box.minY <= $0.box.maxY }
+        let centre = box.minX + box.maxX
+        let before = onLine.filter { $0.box.minX + $0.box.maxX < centre }.max { $0.box.maxX < $1.box.maxX }
+        let after = onLine.filter { $0.box.minX + $0.box.maxX >= centre }.min { $0.box.minX < $1.box.minX }
+        let moves = [before, after].compactMap { $0?.move.dx }
+        guard let least = moves.min(), let most = moves.max(), most - least <= 1 else { return unjudged }
+        let slack = moves.count == 2 ? 1 : oneSided
+        return (least - slack...most + slack).contains(move)
     }
 
     /// A cluster a move explains: a word drawn again, moved.
@@ -151,15 +177,12 @@ struct TextReflow {
     static func movedWithTheirLines(_ unfitted: [UnfittedCluster], among redrawn: [RedrawnWord]) -> [Int] {
         var explained: [Int] = []
         for cluster in unfitted {
-            let onLine = redrawn.filter { $0.box.minY <= cluster.box.maxY && cluster.box.minY <= $0.box.maxY }
-            let centre = cluster.box.minX + cluster.box.maxX
-            let before = onLine.filter { $0.box.minX + $0.box.maxX < centre }.max { $0.box.maxX < $1.box.maxX }
-            let after = onLine.filter { $0.box.minX + $0.box.maxX >= centre }.min { $0.box.minX < $1.box.minX }
-            let moves = [before, after].compactMap { $0?.move.dx }
-            guard let least = moves.min(), let most = moves.max(), most - least <= 1, (least - 1...most + 1).contains(cluster.move.dx)
-            else { continue }
+            let before = redrawn.contains { word in
+                word.box.minY <= cluster.box.maxY && cluster.box.minY <= word.box.maxY && word.box.minX + word.box.maxX < cluster.box.minX + cluster.box.maxX
+            }
+            guard movesWithItsLine(cluster.box, move: cluster.move.dx, among: redrawn, oneSided: 1, unjudged: false) else { continue }
             switch cluster.fit {
-            case .same where before != nil:
+            case .same where before:
                 explained += cluster.pixels
             case .none where cluster.keepsPaper && Double(cluster.broughtClose.count) >= leastExplained * Double(cluster.pixels.count):
                 explained += cluster.broughtClose
