@@ -138,14 +138,21 @@ struct TextReflow {
     /// no word on its line, or words on either side that disagree, the line does not say, and the
     /// answer is `unjudged`.
     static func movesWithItsLine(_ box: PixelRect, move: Int, among words: [RedrawnWord], oneSided: Int, unjudged: Bool) -> Bool {
-        let onLine = words.filter { $0.box.minY <= box.maxY && box.minY <= $0.box.maxY }
-        let centre = box.minX + box.maxX
-        let before = onLine.filter { $0.box.minX + $0.box.maxX < centre }.max { $0.box.maxX < $1.box.maxX }
-        let after = onLine.filter { $0.box.minX + $0.box.maxX >= centre }.min { $0.box.minX < $1.box.minX }
+        let (before, after) = neighbours(of: box, among: words)
         let moves = [before, after].compactMap { $0?.move.dx }
         guard let least = moves.min(), let most = moves.max(), most - least <= 1 else { return unjudged }
         let slack = moves.count == 2 ? 1 : oneSided
         return (least - slack...most + slack).contains(move)
+    }
+
+    /// The nearest of `words` on the line of `box`, one on each side of it (by their centres).
+    static func neighbours(of box: PixelRect, among words: [RedrawnWord]) -> (before: RedrawnWord?, after: RedrawnWord?) {
+        let onLine = words.filter { $0.box.minY <= box.maxY && box.minY <= $0.box.maxY }
+        let centre = box.minX + box.maxX
+        return (
+            onLine.filter { $0.box.minX + $0.box.maxX < centre }.max { $0.box.maxX < $1.box.maxX },
+            onLine.filter { $0.box.minX + $0.box.maxX >= centre }.min { $0.box.minX < $1.box.minX }
+        )
     }
 
     /// A cluster a move explains: a word drawn again, moved.
@@ -177,9 +184,7 @@ struct TextReflow {
     static func movedWithTheirLines(_ unfitted: [UnfittedCluster], among redrawn: [RedrawnWord]) -> [Int] {
         var explained: [Int] = []
         for cluster in unfitted {
-            let before = redrawn.contains { word in
-                word.box.minY <= cluster.box.maxY && cluster.box.minY <= word.box.maxY && word.box.minX + word.box.maxX < cluster.box.minX + cluster.box.maxX
-            }
+            let before = neighbours(of: cluster.box, among: redrawn).before != nil
             guard movesWithItsLine(cluster.box, move: cluster.move.dx, among: redrawn, oneSided: 1, unjudged: false) else { continue }
             switch cluster.fit {
             case .same where before:
