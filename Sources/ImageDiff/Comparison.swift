@@ -125,6 +125,9 @@ public struct ComparisonOptions: Sendable {
     /// anti-aliased with 2 in the mask (counted ones stay 1), for the structural mode, which
     /// needs both. The mask is split before anyone else sees it.
     package var marksAntialiasedPixels = false
+    /// Whether to take ``DiffResult/maxDeltaE`` in the pass (false when the caller measures ΔE
+    /// itself, as the ssim-cie94 mode does on Playwright's Lab; the metric must not need ΔE).
+    package var measuresDeltaE = true
 
     public init(
         metric: ComparisonMetric = .yiq(threshold: 0.1),

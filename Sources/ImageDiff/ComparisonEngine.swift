@@ -216,6 +216,7 @@ struct PixelJudge {
     let formula: DeltaEFormula
     let ignoreAntialiasing: Bool
     let marksAntialiasedPixels: Bool
+    let measuresDeltaE: Bool
     /// The kernel of the scan under way, which the anti-aliasing detector follows.
     var kernel = ComparisonEngine.Kernel.vectorized
     var labCache = LabCache()
@@ -249,6 +250,7 @@ struct PixelJudge {
         formula = options.deltaEFormula
         ignoreAntialiasing = options.ignoreAntialiasing
         marksAntialiasedPixels = options.marksAntialiasedPixels
+        measuresDeltaE = options.measuresDeltaE
         if case .yiq = options.metric { translucentVerdictsDependOnPosition = true } else { translucentVerdictsDependOnPosition = false }
     }
 
@@ -348,7 +350,7 @@ struct PixelJudge {
             lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
             return
         }
-        let deltaE = deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache)
+        let deltaE = measuresDeltaE ? deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache) : 0
         if delta > statistics.maxChannelDelta { statistics.maxChannelDelta = delta }
         if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
         let differs: Bool

@@ -10,9 +10,11 @@ import RealModule
 /// Outside the image, windows see a checkerboard of magenta and green (Playwright pads the
 /// channels by 15 pixels with it), so that edges are judged as Playwright judges them.
 ///
-/// Window sums are exact integers, kept per column for the 31 rows around the current row and
-/// slid down the image, so memory stays at a few rows whatever the image size; the SSIM
-/// formula then runs in Playwright's floating-point order, so counts equal Playwright's.
+/// Each padded row is made once (``PaddedRows`` keeps the last 64). Window sums are exact
+/// integers, kept per column for the 31 rows around the current row and slid down the image,
+/// then slid along the row from one undecided pixel to the next, so memory stays at a few rows
+/// whatever the image size; the SSIM formula then runs in Playwright's floating-point order,
+/// so counts equal Playwright's.
 enum SSIMCIE94 {
     static let ssimRadius = 15
     static let windowSide = 2 * ssimRadius + 1
@@ -21,69 +23,81 @@ enum SSIMCIE94 {
     static let antialiasedSSIM = 0.99
 
     /// Counts (and, when `options.collectsMask`, marks) the differing pixels of two images of
-    /// one size; the other statistics come from the exact comparison.
+    /// one size. The largest ΔE is Playwright's CIE94, taken in the same pass; the other
+    /// statistics come from the exact comparison.
     static func compare(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, options: ComparisonOptions) -> DiffResult {
         var exactOptions = options
         exactOptions.metric = .exact
+        exactOptions.measuresDeltaE = false
         var result = ComparisonEngine(reference: expected, actual: actual, options: exactOptions).run(kernel: .vectorized)
         result.metric = options.metric
         guard !result.sizeDiffers else {
             result.judge(by: options.allowance)
             return result
         }
-        let counted = differingPixels(
+        let found = differingPixels(
             expected, actual, maxDeltaE: maxDeltaE,
             ignored: IgnoreMap(options: options, width: expected.width, height: expected.height), bands: bandCount(options, expected))
         var mask = options.collectsMask ? DifferenceMask(width: expected.width, height: expected.height) : nil
         var box: PixelRect?
-        for index in counted {
+        for index in found.counted {
             let x = index % expected.width, y = index / expected.width
             mask?.set(x: x, y: y)
             let pixel = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
             box = box.map { $0.union(pixel) } ?? pixel
         }
-        result.differentPixels = counted.count
-        result.differentRatio = result.totalPixels == 0 ? 0 : Double(counted.count) / Double(result.totalPixels)
+        result.differentPixels = found.counted.count
+        result.differentRatio = result.totalPixels == 0 ? 0 : Double(found.counted.count) / Double(result.totalPixels)
+        result.maxDeltaE = found.largestDeltaE
         result.boundingBox = box
         result.mask = mask
         result.judge(by: options.allowance)
         return result
     }
 
-    /// The bands asked for, or one per 128 rows, at most 8: each band builds its window sums
-    /// over 31 rows before its first.
+    /// The bands asked for, or one per 64 rows, at most 8: each band builds its window sums
+    /// over 31 rows before its first, and 8 bands share out evenly over 2, 4 or 8 cores.
     static func bandCount(_ options: ComparisonOptions, _ image: RGBAImage) -> Int {
-        RowBands.count(height: image.height, requested: options.bands)
+        options.bands > 0 ? options.bands : max(1, min(8, image.height / 64))
     }
 
-    /// The row-major indices of the pixels Playwright's comparator counts, in order, judged in
-    /// `bands` row bands on all cores.
-    static func differingPixels(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?, bands: Int = 1) -> [Int] {
-        var found = [[Int]](repeating: [], count: max(1, min(bands, expected.height)))
+    /// The pixels Playwright's comparator counts (row-major indices, in order) and the largest
+    /// ΔE94 between the images as it sees them, judged in `bands` row bands on all cores.
+    static func differingPixels(
+        _ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?, bands: Int = 1
+    ) -> (counted: [Int], largestDeltaE: Double) {
+        var found = [(counted: [Int], largestDeltaE: Double)](repeating: ([], 0), count: max(1, min(bands, expected.height)))
         found.withUnsafeMutableBufferPointer { results in
             let shared = UncheckedSendable(results)
             RowBands.forEach(height: expected.height, bands: results.count) { band, rows in
                 shared.value[band] = differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored)
             }
         }
-        return found.flatMap { $0 }
+        return (found.flatMap(\.counted), found.map(\.largestDeltaE).max() ?? 0)
     }
 
-    /// The pixels counted in `rows`.
-    static func differingPixels(_ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?) -> [Int] {
-        let first = Channels(expected), second = Channels(actual)
-        var windows = WindowSums(first, second)
+    /// The pixels counted in `rows`, and the largest ΔE94 there.
+    static func differingPixels(
+        _ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?
+    ) -> (counted: [Int], largestDeltaE: Double) {
+        var windows = WindowSums(Channels(expected), Channels(actual))
         var labCache = PlaywrightLab.Cache()
         var counted: [Int] = []
         var undecided: [Int] = []
+        var largestDeltaE = 0.0
         for y in rows {
             let rowStart = counted.count
             undecided.removeAll(keepingCapacity: true)
-            for x in differingColumns(expected, actual, row: y) {
-                let e = first[x, y], a = second[x, y]
+            let columns = differingColumns(expected, actual, row: y)
+            guard !columns.isEmpty else { continue }
+            let neighbourhood = windows.neighbourhood(ofRow: y)
+            for x in columns {
+                let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
                 guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
-                guard PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a)) > maxDeltaE else { continue }
-                if first.isFlat(around: x, y) || second.isFlat(around: x, y) {
+                let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
+                largestDeltaE = max(largestDeltaE, deltaE)
+                guard deltaE > maxDeltaE else { continue }
+                if neighbourhood.first.isFlat(around: x) || neighbourhood.second.isFlat(around: x) {
                     counted.append(y * expected.width + x)
                 } else {
                     undecided.append(x)
@@ -91,14 +105,12 @@ enum SSIMCIE94 {
             }
             guard !undecided.isEmpty else { continue }
             windows.move(to: y)
-            let usesPrefix = undecided.count * windowSide > expected.width + 2 * ssimRadius
-            if usesPrefix { windows.makePrefixSums() }
-            for x in undecided where windows.ssim(x: x, usingPrefixSums: usesPrefix) < antialiasedSSIM {
+            for x in undecided where windows.ssim(x: x) < antialiasedSSIM {
                 counted.append(y * expected.width + x)
             }
             counted[rowStart...].sort()
         }
-        return counted
+        return (counted, largestDeltaE)
     }
 
     /// The columns of row `y` whose RGBA bytes differ: equal bytes blend to equal colours.
@@ -134,17 +146,49 @@ enum SSIMCIE94 {
             return SIMD3(blended(image.pixels[k]), blended(image.pixels[k + 1]), blended(image.pixels[k + 2]))
         }
 
-        /// Row `y` from 15 pixels left of the image to 15 right of it, R, G, B per pixel.
+        /// Row `y` from 15 pixels left of the image to 15 right of it, R, G, B per pixel, as
+        /// the subscript gives it.
         func paddedRow(_ y: Int) -> [UInt8] {
-            let radius = SSIMCIE94.ssimRadius
-            var row = [UInt8](repeating: 0, count: (image.width + 2 * radius) * 3)
-            for column in 0..<(image.width + 2 * radius) {
-                let colour = self[column - radius, y]
-                row[column * 3] = colour.x
-                row[column * 3 + 1] = colour.y
-                row[column * 3 + 2] = colour.z
+            [UInt8](unsafeUninitializedCapacity: paddedRowLength) { row, count in
+                fill(row: y, into: row)
+                count = paddedRowLength
             }
-            return row
+        }
+
+        /// Bytes in a padded row: R, G, B for each image column and the 15 on either side.
+        var paddedRowLength: Int { (image.width + 2 * SSIMCIE94.ssimRadius) * 3 }
+
+        /// Writes ``paddedRow(_:)`` into `row`, which holds ``paddedRowLength`` bytes.
+        func fill(row y: Int, into row: UnsafeMutableBufferPointer<UInt8>) {
+            let radius = SSIMCIE94.ssimRadius
+            let columns = image.width + 2 * radius
+            func checkerboard(_ column: Int) {
+                let magenta = (column + y + radius) % 2 == 0
+                row[column * 3] = magenta ? 255 : 0
+                row[column * 3 + 1] = magenta ? 0 : 255
+                row[column * 3 + 2] = magenta ? 255 : 0
+            }
+            guard y >= 0, y < image.height else {
+                for column in 0..<columns { checkerboard(column) }
+                return
+            }
+            for column in 0..<radius { checkerboard(column) }
+            for column in (radius + image.width)..<columns { checkerboard(column) }
+            image.pixels.withUnsafeBufferPointer { pixels in
+                let rowStart = y * image.width * 4
+                for x in 0..<image.width {
+                    let k = rowStart + x * 4, out = (x + radius) * 3
+                    let alpha = pixels[k + 3]
+                    if alpha == 255 {
+                        row[out] = pixels[k]
+                        row[out + 1] = pixels[k + 1]
+                        row[out + 2] = pixels[k + 2]
+                    } else {
+                        let share = Double(alpha) / 255
+                        for channel in 0..<3 { row[out + channel] = UInt8(255 + (Double(pixels[k + channel]) - 255) * share) }
+                    }
+                }
+            }
         }
 
         /// Whether the 3 × 3 neighbourhood of (x, y) is one colour: Playwright's "variance 0".
@@ -157,102 +201,210 @@ enum SSIMCIE94 {
         }
     }
 
+    /// The padded rows of one image, each made once and kept while it is among the last
+    /// ``capacity`` rows asked for: a window and the neighbourhood of its centre row never span
+    /// more.
+    struct PaddedRows {
+        static let capacity = 64
+        let channels: Channels
+        let length: Int
+        private var storage: [UInt8]
+        private var heldRows: [Int?]
+
+        init(_ channels: Channels) {
+            self.channels = channels
+            length = channels.paddedRowLength
+            storage = [UInt8](repeating: 0, count: Self.capacity * length)
+            heldRows = [Int?](repeating: nil, count: Self.capacity)
+        }
+
+        /// Where padded row `y` starts in ``bytes``, made if it is not held.
+        mutating func offset(ofRow y: Int) -> Int {
+            let slot = (y % Self.capacity + Self.capacity) % Self.capacity
+            let start = slot * length
+            if heldRows[slot] != y {
+                storage.withUnsafeMutableBufferPointer { storage in
+                    channels.fill(row: y, into: UnsafeMutableBufferPointer(rebasing: storage[start..<(start + length)]))
+                }
+                heldRows[slot] = y
+            }
+            return start
+        }
+
+        var bytes: [UInt8] { storage }
+
+        /// Rows `y − 1`, `y` and `y + 1`, for the colours and 3 × 3 neighbourhoods of row `y`.
+        mutating func neighbourhood(ofRow y: Int) -> Neighbourhood {
+            let offsets = (offset(ofRow: y - 1), offset(ofRow: y), offset(ofRow: y + 1))
+            return Neighbourhood(storage: storage, above: offsets.0, row: offsets.1, below: offsets.2)
+        }
+    }
+
+    /// One image row with the rows above and below, as Playwright's comparator sees them.
+    struct Neighbourhood {
+        let storage: [UInt8]
+        let above: Int
+        let row: Int
+        let below: Int
+
+        /// The colour at image column `x` (−1 … width).
+        func colour(x: Int) -> SIMD3<UInt8> {
+            let k = row + (x + SSIMCIE94.ssimRadius) * 3
+            return SIMD3(storage[k], storage[k + 1], storage[k + 2])
+        }
+
+        /// Whether the 3 × 3 neighbourhood of column `x` is one colour, as
+        /// ``Channels/isFlat(around:_:)`` decides it.
+        func isFlat(around x: Int) -> Bool {
+            let centre = colour(x: x)
+            let first = (x + SSIMCIE94.ssimRadius - 1) * 3
+            for start in [above, row, below] {
+                for k in stride(from: start + first, to: start + first + 9, by: 3)
+                where SIMD3(storage[k], storage[k + 1], storage[k + 2]) != centre { return false }
+            }
+            return true
+        }
+    }
+
     /// The sums SSIM needs over the 31 × 31 window around a pixel, for each of R, G, B: both
-    /// images' values, their squares and their products. They are kept per column for the 31
-    /// rows around the current row, and slid down (or rebuilt) as the row moves.
+    /// images' values, their squares and their products. They are kept per padded column and
+    /// channel for the 31 rows around the current row, and slid down (or rebuilt) as the row
+    /// moves.
     struct WindowSums {
-        let first: Channels
-        let second: Channels
+        var first: PaddedRows
+        var second: PaddedRows
         let width: Int
-        /// For padded column `c` (image column `c − 15`) and channel `ch`, the column's sums at
-        /// `(c * 3 + ch) * 5 + q`, q: Σa, Σb, Σa², Σb², Σab.
-        var columns: [Int]
+        /// For quantity `q` (Σa, Σb, Σa², Σb², Σab), the sum over the window's rows of padded
+        /// column `c`'s channel `ch`, at `q * rowLength + c * 3 + ch` (`c * 3 + ch` is where that
+        /// byte sits in a padded row), and one entry more, so that a column's three channels load
+        /// as one vector. A column of 31 rows sums at most 31 · 255², well within 32 bits.
+        var columns: [Int32] = []
         /// The image row the column sums are centred on, if any yet.
         var centreRow: Int?
-
-        init(_ first: Channels, _ second: Channels) {
-            self.first = first
-            self.second = second
-            width = first.image.width
-            columns = []
-        }
+        /// The window around one column of the centre row, slid along it to the next column
+        /// asked for.
+        var window: RowWindow?
+        /// Bytes in a padded row.
+        let rowLength: Int
+        /// A row of zeros: what a rebuild takes out as it puts each row in.
+        let noRow: [UInt8]
 
         static let quantities = 5
 
-        /// Running sums of ``columns`` along the row, one entry more than columns: entry `c`
-        /// holds the sum of columns before `c`.
-        var prefix: [Int] = []
+        init(_ first: Channels, _ second: Channels) {
+            self.first = PaddedRows(first)
+            self.second = PaddedRows(second)
+            width = first.image.width
+            rowLength = first.paddedRowLength
+            noRow = [UInt8](repeating: 0, count: rowLength)
+        }
 
-        mutating func makePrefixSums() {
-            let stride = 3 * Self.quantities
-            let count = columns.count / stride
-            if prefix.count != columns.count + stride { prefix = [Int](repeating: 0, count: columns.count + stride) }
-            columns.withUnsafeBufferPointer { columns in
-                prefix.withUnsafeMutableBufferPointer { prefix in
-                    for column in 0..<count {
-                        for q in 0..<stride { prefix[(column + 1) * stride + q] = prefix[column * stride + q] + columns[column * stride + q] }
-                    }
-                }
-            }
+        /// Rows `y − 1` … `y + 1` of both images.
+        mutating func neighbourhood(ofRow y: Int) -> (first: Neighbourhood, second: Neighbourhood) {
+            (first.neighbourhood(ofRow: y), second.neighbourhood(ofRow: y))
+        }
+
+        /// The window sums around one column: per quantity, R, G and B (and a lane unused).
+        struct RowWindow {
+            var x: Int
+            var sums: InlineArray<5, SIMD4<Int32>>
         }
 
         /// The mean SSIM of R, G and B over the window around image column `x` of the row the
         /// sums are centred on.
-        func ssim(x: Int, usingPrefixSums: Bool) -> Double {
+        mutating func ssim(x: Int) -> Double {
+            let sums = windowSums(x: x)
             var total = 0.0
-            let stride = 3 * Self.quantities
             for channel in 0..<3 {
-                var sums = (a: 0, b: 0, aa: 0, bb: 0, ab: 0)
-                if usingPrefixSums {
-                    let low = x * stride + channel * Self.quantities, high = (x + SSIMCIE94.windowSide) * stride + channel * Self.quantities
-                    sums = (prefix[high] - prefix[low], prefix[high + 1] - prefix[low + 1], prefix[high + 2] - prefix[low + 2],
-                            prefix[high + 3] - prefix[low + 3], prefix[high + 4] - prefix[low + 4])
-                } else {
-                    columns.withUnsafeBufferPointer { columns in
-                        for column in x..<(x + SSIMCIE94.windowSide) {
-                            let base = column * stride + channel * Self.quantities
-                            sums.a += columns[base]
-                            sums.b += columns[base + 1]
-                            sums.aa += columns[base + 2]
-                            sums.bb += columns[base + 3]
-                            sums.ab += columns[base + 4]
-                        }
-                    }
-                }
-                total += SSIMCIE94.ssim(sums)
+                total += SSIMCIE94.ssim((
+                    Int(sums[0][channel]), Int(sums[1][channel]), Int(sums[2][channel]), Int(sums[3][channel]), Int(sums[4][channel])))
             }
             return total / 3.0
+        }
+
+        /// The window sums around column `x`: slid on from the last column asked for when that is
+        /// less than a window to the left, summed afresh otherwise.
+        mutating func windowSums(x: Int) -> InlineArray<5, SIMD4<Int32>> {
+            let side = SSIMCIE94.windowSide
+            let sums = columns.withUnsafeBufferPointer { columns in
+                func column(_ q: Int, _ c: Int) -> SIMD4<Int32> {
+                    var sum = SIMD4<Int32>.zero
+                    if let base = columns.baseAddress {
+                        sum = UnsafeRawPointer(base + q * rowLength + c * 3).loadUnaligned(as: SIMD4<Int32>.self)
+                    }
+                    return sum
+                }
+                guard let window, window.x <= x, x - window.x < side else {
+                    return InlineArray<5, SIMD4<Int32>> { q in (x..<(x + side)).reduce(SIMD4<Int32>.zero) { $0 &+ column(q, $1) } }
+                }
+                var sums = window.sums
+                for q in 0..<Self.quantities {
+                    for c in window.x..<x { sums[q] &+= column(q, c + side) &- column(q, c) }
+                }
+                return sums
+            }
+            window = RowWindow(x: x, sums: sums)
+            return sums
         }
 
         /// Centres the column sums on image row `y`: slides them when `y` is near the last row,
         /// rebuilds them otherwise.
         mutating func move(to y: Int) {
             let radius = SSIMCIE94.ssimRadius
+            window = nil
             if let centre = centreRow, centre <= y, y - centre < SSIMCIE94.windowSide {
-                for row in centre..<y {
-                    add(row: row - radius, sign: -1)
-                    add(row: row + radius + 1, sign: 1)
-                }
+                for row in centre..<y { replace(row: row - radius, with: row + radius + 1) }
             } else {
-                columns = [Int](repeating: 0, count: (width + 2 * radius) * 3 * Self.quantities)
-                for row in (y - radius)...(y + radius) { add(row: row, sign: 1) }
+                columns = [Int32](repeating: 0, count: Self.quantities * rowLength + 1)
+                for row in (y - radius)...(y + radius) { replace(row: nil, with: row) }
             }
             centreRow = y
         }
 
-        mutating func add(row: Int, sign: Int) {
-            let radius = SSIMCIE94.ssimRadius
-            let first = self.first.paddedRow(row), second = self.second.paddedRow(row)
-            columns.withUnsafeMutableBufferPointer { columns in
-                for column in 0..<(width + 2 * radius) {
-                    for channel in 0..<3 {
-                        let va = Int(first[column * 3 + channel]), vb = Int(second[column * 3 + channel])
-                        let base = (column * 3 + channel) * Self.quantities
-                        columns[base] += sign * va
-                        columns[base + 1] += sign * vb
-                        columns[base + 2] += sign * va * va
-                        columns[base + 3] += sign * vb * vb
-                        columns[base + 4] += sign * va * vb
+        /// Takes row `old` (if any) out of the column sums and puts row `new` in, eight bytes at a
+        /// time and then one by one.
+        mutating func replace(row old: Int?, with new: Int) {
+            let count = rowLength
+            let oldOffsets = old.map { (first.offset(ofRow: $0), second.offset(ofRow: $0)) }
+            let newOffsets = (first.offset(ofRow: new), second.offset(ofRow: new))
+            let (firstBytes, secondBytes) = (first.bytes, second.bytes)
+            firstBytes.withUnsafeBufferPointer { a in
+                secondBytes.withUnsafeBufferPointer { b in
+                    noRow.withUnsafeBufferPointer { zeros in
+                        columns.withUnsafeMutableBufferPointer { sums in
+                            guard let a = a.baseAddress, let b = b.baseAddress, let zeros = zeros.baseAddress, let sums = sums.baseAddress
+                            else { return }
+                            let newA = a + newOffsets.0, newB = b + newOffsets.1
+                            let oldA = oldOffsets.map { a + $0.0 } ?? zeros, oldB = oldOffsets.map { b + $0.1 } ?? zeros
+                            var index = 0
+                            while index + 8 <= count {
+                                func bytes(_ row: UnsafePointer<UInt8>) -> SIMD8<UInt16> {
+                                    SIMD8(truncatingIfNeeded: UnsafeRawPointer(row + index).loadUnaligned(as: SIMD8<UInt8>.self))
+                                }
+                                func add(_ q: Int, _ added: SIMD8<UInt16>, _ removed: SIMD8<UInt16>) {
+                                    let address = UnsafeMutableRawPointer(sums + q * count + index)
+                                    let sum = address.loadUnaligned(as: SIMD8<Int32>.self)
+                                        &+ SIMD8<Int32>(truncatingIfNeeded: added) &- SIMD8<Int32>(truncatingIfNeeded: removed)
+                                    address.storeBytes(of: sum, as: SIMD8<Int32>.self)
+                                }
+                                let (na, nb, oa, ob) = (bytes(newA), bytes(newB), bytes(oldA), bytes(oldB))
+                                add(0, na, oa)
+                                add(1, nb, ob)
+                                add(2, na &* na, oa &* oa)
+                                add(3, nb &* nb, ob &* ob)
+                                add(4, na &* nb, oa &* ob)
+                                index += 8
+                            }
+                            while index < count {
+                                let na = Int32(newA[index]), nb = Int32(newB[index]), oa = Int32(oldA[index]), ob = Int32(oldB[index])
+                                sums[index] &+= na &- oa
+                                sums[count + index] &+= nb &- ob
+                                sums[2 * count + index] &+= na &* na &- oa &* oa
+                                sums[3 * count + index] &+= nb &* nb &- ob &* ob
+                                sums[4 * count + index] &+= na &* nb &- oa &* ob
+                                index += 1
+                            }
+                        }
                     }
                 }
             }

@@ -57,10 +57,11 @@ final class PlaywrightFixtureTests: XCTestCase {
         let (width, height) = (40, 37)
         let first = SSIMCIE94.Channels(image(width, height)), second = SSIMCIE94.Channels(image(width, height))
         var windows = SSIMCIE94.WindowSums(first, second)
+        // Rows slid down and rebuilt; along a row, columns slid right and summed afresh (a step
+        // back, or one a window or more on).
         for y in [0, 1, 5, 6, 36, 3, 20] {
             windows.move(to: y)
-            windows.makePrefixSums()
-            for x in [0, 1, 14, 15, 39] {
+            for x in [0, 1, 14, 15, 39, 2, 33, 8] {
                 var direct = 0.0
                 for channel in 0..<3 {
                     var sums = (a: 0, b: 0, aa: 0, bb: 0, ab: 0)
@@ -73,10 +74,64 @@ final class PlaywrightFixtureTests: XCTestCase {
                     direct += SSIMCIE94.ssim(sums)
                 }
                 direct /= 3
-                XCTAssertEqual(windows.ssim(x: x, usingPrefixSums: false), direct, "slid, \(x), \(y)")
-                XCTAssertEqual(windows.ssim(x: x, usingPrefixSums: true), direct, "prefix sums, \(x), \(y)")
+                XCTAssertEqual(windows.ssim(x: x), direct, "\(x), \(y)")
             }
         }
+    }
+
+    /// The padded rows and 3 × 3 neighbourhoods the comparator reads equal the pixel-by-pixel
+    /// view they are made from, translucent pixels and the checkerboard beyond the edges included.
+    func testPaddedRowsEqualThePixelByPixelView() {
+        var random = SplitMix(seed: 17)
+        let (width, height) = (21, 9)
+        // Blocks of one colour (flat neighbourhoods inside them), one pixel in four another colour.
+        let blockColours = (0..<40).map { _ in RGBA(random.nextByte(), random.nextByte(), random.nextByte(), [255, 255, 128, 0][Int(random.next() % 4)]) }
+        var image = RGBAImage(width: width, height: height, filledWith: RGBA(0, 0, 0, 255))
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = random.next() % 4 == 0
+                    ? RGBA(random.nextByte(), random.nextByte(), random.nextByte(), [0, 1, 254, 255][Int(random.next() % 4)])
+                    : blockColours[(y / 4) * 5 + x / 5]
+                image[x, y] = colour
+            }
+        }
+        let channels = SSIMCIE94.Channels(image)
+        var rows = SSIMCIE94.PaddedRows(channels)
+        var flatPixels = 0
+        for y in -16...(height + 16) {
+            let row = channels.paddedRow(y)
+            for x in -15..<(width + 15) {
+                XCTAssertEqual(SIMD3(row[(x + 15) * 3], row[(x + 15) * 3 + 1], row[(x + 15) * 3 + 2]), channels[x, y], "\(x), \(y)")
+            }
+            guard y >= 0, y < height else { continue }
+            let neighbourhood = rows.neighbourhood(ofRow: y)
+            for x in 0..<width {
+                XCTAssertEqual(neighbourhood.colour(x: x), channels[x, y], "\(x), \(y)")
+                XCTAssertEqual(neighbourhood.isFlat(around: x), channels.isFlat(around: x, y), "\(x), \(y)")
+                if channels.isFlat(around: x, y) { flatPixels += 1 }
+            }
+        }
+        XCTAssertGreaterThan(flatPixels, 0, "some neighbourhoods are flat")
+    }
+
+    /// In ssim-cie94 mode the largest ΔE is the mode's own: Playwright's ΔE94 of the colours
+    /// as it lays them over white, whether or not the pixel counts.
+    func testLargestDeltaEIsPlaywrightsOwn() {
+        var expected = RGBAImage(width: 40, height: 40, filledWith: RGBA(10, 20, 30, 255))
+        var actual = expected
+        actual[5, 5] = RGBA(200, 20, 30, 255)
+        expected[30, 30] = RGBA(0, 0, 0, 200)
+        actual[30, 30] = RGBA(255, 255, 255, 200)
+        let result = compare(expected, actual, options: ComparisonOptions(metric: .ssimCIE94(maxDeltaE: 1)))
+        let channels = (SSIMCIE94.Channels(expected), SSIMCIE94.Channels(actual))
+        let changes = [(5, 5), (30, 30)].map { x, y in
+            PlaywrightLab.deltaE94(PlaywrightLab(channels.0[x, y]), PlaywrightLab(channels.1[x, y]))
+        }
+        XCTAssertEqual(result.maxDeltaE, changes.max())
+        XCTAssertGreaterThan(changes[1], changes[0], "the larger change is the one not counted")
+        // (5, 5) sits in flat ground and counts; (30, 30) differs from its ground in both images,
+        // and the window's SSIM takes it for anti-aliasing.
+        XCTAssertEqual(result.differentPixels, 1)
     }
 
     func testPaddingIsPlaywrightsCheckerboard() {
