@@ -67,13 +67,16 @@ public struct DifferenceMask: Sendable, Equatable {
     /// The pixels marked 1, without those a comparison marked 2 (anti-aliased, see
     /// ``ComparisonOptions/marksAntialiasedPixels``).
     var counted: DifferenceMask {
-        let only = [UInt8](unsafeUninitializedCapacity: bits.count) { counted, initialized in
-            bits.withUnsafeBufferPointer { bits in
-                for index in bits.indices { counted[index] = bits[index] == 1 ? 1 : 0 }
-            }
-            initialized = bits.count
+        var only = self
+        only.keepCounted()
+        return only
+    }
+
+    /// Unmarks the pixels a comparison marked 2, in place when the mask is not shared.
+    mutating func keepCounted() {
+        bits.withUnsafeMutableBufferPointer { bits in
+            for index in bits.indices where bits[index] == 2 { bits[index] = 0 }
         }
-        return DifferenceMask(width: width, height: height, bits: only)
     }
 
     /// Number of differing pixels.

@@ -154,17 +154,16 @@ struct RecompressionNoise {
         return largest
     }
 
-    /// `mask` less the pixels whose block kept its mean.
-    func removingExplained(from mask: DifferenceMask) -> DifferenceMask {
-        var remaining = mask
-        remaining.withUnsafeMutableBytes { bits in
+    /// Unmarks the pixels of `mask` whose block kept its mean.
+    func removeExplained(from mask: inout DifferenceMask) {
+        let count = mask.width * mask.height
+        mask.withUnsafeMutableBytes { bits in
             guard let bits else { return }
-            for index in 0..<(mask.width * mask.height) where bits[index] != 0 {
+            for index in 0..<count where bits[index] != 0 {
                 let (x, y) = (index % width, index / width)
                 if keepsMean[(y / Self.blockSide) * columns + x / Self.blockSide] { bits[index] = 0 }
             }
         }
-        return remaining
     }
 
     static func luma(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> Double {

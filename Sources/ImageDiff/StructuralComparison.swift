@@ -219,15 +219,15 @@ package enum StructuralComparison {
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             result.metric = .structural(rule)
         }
-        guard var marked = result.mask else { return .counted(result) }
-        if let recompression {
-            marked = recompression.removingExplained(from: marked)
-        }
+        // The candidates' mask is taken out of their result, so that it is changed in place.
+        guard var marked = result.mask.take() else { return .counted(result) }
+        recompression?.removeExplained(from: &marked)
         let coherent = asDrawn.map {
             coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true, bands: options.bands)
         } ?? coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
+        marked.keepCounted()
         let unexplained = withoutNeighbourhoodBlends(
-            marked.counted, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
+            marked, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
         var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, bands: options.bands)
         // Another hinting sets text again: words moved along their lines are explained, on a page
         // where that happened on several lines.
