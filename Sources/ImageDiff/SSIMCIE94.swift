@@ -90,17 +90,21 @@ enum SSIMCIE94 {
             undecided.removeAll(keepingCapacity: true)
             let columns = differingColumns(expected, actual, row: y)
             guard !columns.isEmpty else { continue }
-            let neighbourhood = windows.neighbourhood(ofRow: y)
-            for x in columns {
-                let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
-                guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
-                let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
-                largestDeltaE = max(largestDeltaE, deltaE)
-                guard deltaE > maxDeltaE else { continue }
-                if neighbourhood.first.isFlat(around: x) || neighbourhood.second.isFlat(around: x) {
-                    counted.append(y * expected.width + x)
-                } else {
-                    undecided.append(x)
+            // The neighbourhood shares the rows' storage: it ends before the window moves and
+            // adds rows, so that they are added in place.
+            do {
+                let neighbourhood = windows.neighbourhood(ofRow: y)
+                for x in columns {
+                    let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
+                    guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
+                    let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
+                    largestDeltaE = max(largestDeltaE, deltaE)
+                    guard deltaE > maxDeltaE else { continue }
+                    if neighbourhood.first.isFlat(around: x) || neighbourhood.second.isFlat(around: x) {
+                        counted.append(y * expected.width + x)
+                    } else {
+                        undecided.append(x)
+                    }
                 }
             }
             guard !undecided.isEmpty else { continue }
