@@ -145,9 +145,15 @@ enum SSIMCIE94 {
             let k = (y * image.width + x) * 4
             let alpha = image.pixels[k + 3]
             guard alpha != 255 else { return SIMD3(image.pixels[k], image.pixels[k + 1], image.pixels[k + 2]) }
-            let share = Double(alpha) / 255
-            func blended(_ c: UInt8) -> UInt8 { UInt8(255 + (Double(c) - 255) * share) }
-            return SIMD3(blended(image.pixels[k]), blended(image.pixels[k + 1]), blended(image.pixels[k + 2]))
+            return SIMD3(
+                Self.overWhite(image.pixels[k], alpha: alpha), Self.overWhite(image.pixels[k + 1], alpha: alpha),
+                Self.overWhite(image.pixels[k + 2], alpha: alpha))
+        }
+
+        /// A channel of a translucent pixel laid over white, truncated as a `Uint8Array` store
+        /// truncates.
+        static func overWhite(_ channel: UInt8, alpha: UInt8) -> UInt8 {
+            UInt8(255 + (Double(channel) - 255) * (Double(alpha) / 255))
         }
 
         /// Row `y` from 15 pixels left of the image to 15 right of it, R, G, B per pixel, as
@@ -188,8 +194,7 @@ enum SSIMCIE94 {
                         row[out + 1] = pixels[k + 1]
                         row[out + 2] = pixels[k + 2]
                     } else {
-                        let share = Double(alpha) / 255
-                        for channel in 0..<3 { row[out + channel] = UInt8(255 + (Double(pixels[k + channel]) - 255) * share) }
+                        for channel in 0..<3 { row[out + channel] = Self.overWhite(pixels[k + channel], alpha: alpha) }
                     }
                 }
             }
@@ -277,7 +282,6 @@ enum SSIMCIE94 {
     struct WindowSums {
         var first: PaddedRows
         var second: PaddedRows
-        let width: Int
         /// For quantity `q` (Σa, Σb, Σa², Σb², Σab), the sum over the window's rows of padded
         /// column `c`'s channel `ch`, at `q * rowLength + c * 3 + ch` (`c * 3 + ch` is where that
         /// byte sits in a padded row), and one entry more, so that a column's three channels load
@@ -298,7 +302,6 @@ enum SSIMCIE94 {
         init(_ first: Channels, _ second: Channels) {
             self.first = PaddedRows(first)
             self.second = PaddedRows(second)
-            width = first.image.width
             rowLength = first.paddedRowLength
             noRow = [UInt8](repeating: 0, count: rowLength)
         }
