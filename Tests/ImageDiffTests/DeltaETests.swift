@@ -28,6 +28,23 @@ final class DeltaETests: XCTestCase {
         }
     }
 
+    /// The Lab conversion's own cube root: exact on exact cubes, and within a unit in the last
+    /// place of `pow(t, 1/3)` over the range Lab takes it on (t above CIE's ε up to just past
+    /// white), where the rounding of 1/3 moves `pow` less than a unit from the exact root.
+    /// (glibc's `cbrt` is up to 1.8 units from it there, which is why Lab no longer uses it.)
+    func testCubeRootIsWithinAUnitInTheLastPlace() {
+        for numerator in 1...512 {
+            let root = Double(numerator) / 256
+            XCTAssertEqual(LabColor.cubeRoot(root * root * root), root, "\(root)³")
+        }
+        let samples = 200_000
+        for step in 0...samples {
+            let t = 216.0 / 24389 + (1.01 - 216.0 / 24389) * Double(step) / Double(samples)
+            let (fast, power) = (LabColor.cubeRoot(t), pow(t, 1.0 / 3))
+            XCTAssertLessThanOrEqual(abs(fast - power), power.ulp, "cube root of \(t)")
+        }
+    }
+
     func testGreysAreExactlyNeutral() {
         for value in 0...255 {
             let grey = LabColor(r: UInt8(value), g: UInt8(value), b: UInt8(value))
