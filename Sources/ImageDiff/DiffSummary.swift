@@ -1,5 +1,3 @@
-import Foundation
-
 extension DeltaEFormula {
     /// The formula's symbol in text: `ΔE76`, `ΔE94`, `ΔE2000`.
     public var symbol: String {
@@ -17,11 +15,11 @@ extension DiffResult {
     /// followed when they apply by the pixels left out, those not counted as anti-aliased, and
     /// the two sizes.
     public var summary: String {
-        let percent = String(format: "%.4g%%", differentRatio * 100)
+        let percent = PrintfFormat.general(differentRatio * 100, significantDigits: 4) + "%"
         let metricText = metric == .exact ? metric.name : "\(metric.name) \(metric.threshold.plainText)"
         var parts = ["\(differentPixels) of \(totalPixels) pixels differ (\(percent), \(metricText))"]
         if let imageMagick { parts.append("\(imageMagick.metric.rawValue) \(imageMagick.printed)") }
-        parts.append(String(format: "max %@ %.2f", deltaEFormula.symbol, maxDeltaE))
+        parts.append("max \(deltaEFormula.symbol) \(PrintfFormat.fixed(maxDeltaE, decimals: 2))")
         parts.append("max channel Δ \(maxChannelDelta)")
         parts.append("box \(boundingBox?.description ?? "none")")
         if ignoredPixels > 0 { parts.append("\(ignoredPixels) ignored") }

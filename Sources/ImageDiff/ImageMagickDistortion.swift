@@ -1,4 +1,3 @@
-import Foundation
 import RealModule
 
 /// ImageMagick 6.9.11's distortion metrics, as `compare -metric M` computes and prints them
@@ -198,5 +197,5 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
     }
 
     /// `%.6g`, ImageMagick's default precision.
-    static func formatted(_ value: Double) -> String { String(format: "%.*g", 6, value) }
+    static func formatted(_ value: Double) -> String { PrintfFormat.general(value, significantDigits: 6) }
 }
