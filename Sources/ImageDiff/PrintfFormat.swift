@@ -1,7 +1,7 @@
 /// Numbers written as C's `printf` writes them with `%.Nf` and `%.Ng`, in pure Swift: the
-/// binary value's exact decimal expansion, rounded half to even (as glibc rounds it). The core
-/// prints ImageMagick's metrics to ImageMagick's own `%.*g`, and the front ends print their
-/// figures, without Foundation's `String(format:)`.
+/// binary value's exact decimal expansion, rounded half to even (as glibc rounds it). With it
+/// the core writes its summary line, and ImageMagick's metrics to ImageMagick's own `%.*g`,
+/// without Foundation's `String(format:)`.
 public enum PrintfFormat {
     /// `%.<decimals>f`, or `%+.<decimals>f` with `plusSign`.
     public static func fixed(_ value: Double, decimals: Int, plusSign: Bool = false) -> String {
