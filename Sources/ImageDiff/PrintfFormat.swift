@@ -23,7 +23,7 @@ public enum PrintfFormat {
             var significant = exact
             let exponent = significant.round(keepingDecimals: precision - exact.pointPosition) - 1
             if exponent >= -4, exponent < precision {
-                body = withoutTrailingZeros(fixedDigits(exact, decimals: precision - 1 - exponent))
+                body = withoutTrailingZeros(fixedDigits(significant, decimals: precision - 1 - exponent))
             } else {
                 var mantissa = significant.digitString(count: precision)
                 mantissa.insert(".", at: mantissa.index(after: mantissa.startIndex))
