@@ -15,17 +15,24 @@ public struct LabColor: Sendable, Equatable {
     /// Converts an 8-bit sRGB colour: sRGB decoding, the D65 matrix from the sRGB primaries,
     /// and CIE's ε/κ form of f(t) (greys come out exactly neutral).
     public init(r: UInt8, g: UInt8, b: UInt8) {
+        let t = Self.whiteRatios(r: r, g: g, b: b)
+        let fx = Self.f(t.x)
+        let fy = Self.f(t.y)
+        let fz = Self.f(t.z)
+        self.l = 116 * fy - 16
+        self.a = 500 * (fx - fy)
+        self.b = 200 * (fy - fz)
+    }
+
+    /// X/Xn, Y/Yn and Z/Zn of an 8-bit sRGB colour: what f(t) takes.
+    @inline(__always)
+    static func whiteRatios(r: UInt8, g: UInt8, b: UInt8) -> (x: Double, y: Double, z: Double) {
         let linear = SRGB.linear
         let lr = linear[Int(r)], lg = linear[Int(g)], lb = linear[Int(b)]
         let x = 0.41239079926595934 * lr + 0.35758433938387796 * lg + 0.1804807884018343 * lb
         let y = 0.2126390058715103 * lr + 0.7151686787677559 * lg + 0.07219231536073371 * lb
         let z = 0.019330818715591825 * lr + 0.11919477979462595 * lg + 0.9505321522496606 * lb
-        let fx = Self.f(x / 0.9504559270516716)
-        let fy = Self.f(y)
-        let fz = Self.f(z / 1.0890577507598784)
-        self.l = 116 * fy - 16
-        self.a = 500 * (fx - fy)
-        self.b = 200 * (fy - fz)
+        return (x / 0.9504559270516716, y, z / 1.0890577507598784)
     }
 
     @inline(__always)
@@ -55,6 +62,49 @@ public struct LabColor: Sendable, Equatable {
 
     /// Chroma, √(a² + b²).
     public var chroma: Double { (a * a + b * b).squareRoot() }
+}
+
+/// An upper bound on ΔE76, and so on ΔE94, between two 8-bit sRGB colours, found without a
+/// cube root: a run that only reports the largest ΔE need not convert a pair whose bound is
+/// below the largest so far.
+///
+/// f(t) is continuous, non-decreasing and concave, its slope falling from κ/116 (below ε) as
+/// t^(−2/3)/3. So f(t₁) − f(t₂) is (t₁ − t₂) times a slope between f′(max t) and f′(min t),
+/// and a table of f′ at the edges of 1,024 steps of t bounds both. Those intervals for fx, fy
+/// and fz bound L\* = 116 fy − 16, a\* = 500 (fx − fy) and b\* = 200 (fy − fz). CIE94 divides
+/// ΔC and ΔH of ΔE76 by weights of at least 1, so it is no larger.
+enum DeltaEBound {
+    private static let steps = 1024
+
+    /// f′ at t = i / steps, for i in 0...steps + 1.
+    private static let slopes: [Double] = (0...(steps + 1)).map { index in
+        let t = Double(index) / Double(steps)
+        return t <= 216.0 / 24389.0 ? 24389.0 / 27.0 / 116 : 1 / (3 * Double.pow(t, 2.0 / 3.0))
+    }
+
+    /// The square of an upper bound on ΔE76 between the two colours.
+    @inline(__always)
+    static func squaredCIE76(
+        _ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8)
+    ) -> Double {
+        let tp = LabColor.whiteRatios(r: p.r, g: p.g, b: p.b)
+        let tq = LabColor.whiteRatios(r: q.r, g: q.g, b: q.b)
+        let x = change(tp.x, tq.x), y = change(tp.y, tq.y), z = change(tp.z, tq.z)
+        let l = 116 * Swift.max(-y.low, y.high)
+        let a = 500 * Swift.max(y.high - x.low, x.high - y.low)
+        let b = 200 * Swift.max(z.high - y.low, y.high - z.low)
+        return l * l + a * a + b * b
+    }
+
+    /// The interval that holds f(t₁) − f(t₂).
+    @inline(__always)
+    private static func change(_ t1: Double, _ t2: Double) -> (low: Double, high: Double) {
+        let difference = t1 - t2
+        let lowerEdge = Swift.min(Int(Swift.min(t1, t2) * Double(steps)), steps)
+        let upperEdge = Swift.min(Int(Swift.max(t1, t2) * Double(steps)), steps) + 1
+        let steepest = slopes[lowerEdge] * difference, shallowest = slopes[upperEdge] * difference
+        return (Swift.min(steepest, shallowest), Swift.max(steepest, shallowest))
+    }
 }
 
 enum SRGB {

@@ -217,6 +217,8 @@ struct PixelJudge {
     let ignoreAntialiasing: Bool
     let marksAntialiasedPixels: Bool
     let measuresDeltaE: Bool
+    /// The ΔE above which a pair differs, in the modes that judge by ΔE; infinite in the others.
+    let deltaEThreshold: Double
     /// The kernel of the scan under way, which the anti-aliasing detector follows.
     var kernel = ComparisonEngine.Kernel.vectorized
     var labCache = LabCache()
@@ -225,7 +227,7 @@ struct PixelJudge {
     /// The last pixel pair judged (both RGBA words; never a real pair, whose delta would be 0,
     /// at the start) and its verdict.
     var lastPair: UInt64 = .max
-    var lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
+    var lastVerdict = PairVerdict(delta: 0, differs: false)
     /// In YIQ mode a pair that is not opaque is blended over pixelmatch's checkerboard, which
     /// depends on the pixel's position: its verdict is not the last pixel's, however alike.
     let translucentVerdictsDependOnPosition: Bool
@@ -251,6 +253,11 @@ struct PixelJudge {
         ignoreAntialiasing = options.ignoreAntialiasing
         marksAntialiasedPixels = options.marksAntialiasedPixels
         measuresDeltaE = options.measuresDeltaE
+        switch options.metric {
+        case .structural(let rule): deltaEThreshold = rule.noiseDeltaE
+        case .deltaE(_, let threshold), .ssimCIE94(let threshold): deltaEThreshold = threshold
+        case .exact, .imageMagickAE, .imageMagick, .channel, .yiq: deltaEThreshold = .infinity
+        }
         if case .yiq = options.metric { translucentVerdictsDependOnPosition = true } else { translucentVerdictsDependOnPosition = false }
     }
 
@@ -347,28 +354,32 @@ struct PixelJudge {
         lastPair = pair
         let delta = PixelDelta.maxChannelDelta(a, b, k)
         guard delta > 0 else {
-            lastVerdict = PairVerdict(delta: 0, deltaE: 0, differs: false)
+            lastVerdict = PairVerdict(delta: 0, differs: false)
             return
         }
-        let deltaE = measuresDeltaE ? deltaECache.deltaE(a, b, k, formula: formula, labCache: &labCache) : 0
         if delta > statistics.maxChannelDelta { statistics.maxChannelDelta = delta }
-        if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
+        var deltaE = 0.0
+        if measuresDeltaE {
+            let floor = Swift.min(statistics.maxDeltaE, deltaEThreshold)
+            if let value = deltaECache.deltaE(a, b, k, formula: formula, unlessBelow: floor, labCache: &labCache) {
+                deltaE = value
+                if deltaE > statistics.maxDeltaE { statistics.maxDeltaE = deltaE }
+            }
+        }
         let differs: Bool
         switch metric {
         case .exact, .imageMagickAE, .imageMagick: differs = true
-        case .structural(let rule): differs = deltaE > rule.noiseDeltaE
         case .channel(let tolerance): differs = delta > tolerance
         case .yiq: differs = abs(PixelMatch.colorDelta(a, k, b, k)) > maxYIQDelta
-        case .deltaE(_, let threshold), .ssimCIE94(let threshold): differs = deltaE > threshold
+        case .structural, .deltaE, .ssimCIE94: differs = deltaE > deltaEThreshold
         }
-        lastVerdict = PairVerdict(delta: delta, deltaE: deltaE, differs: differs)
+        lastVerdict = PairVerdict(delta: delta, differs: differs)
     }
 }
 
 /// What ``PixelJudge`` decided for one pair of colours, before anti-aliasing is considered.
 struct PairVerdict {
     var delta: Int
-    var deltaE: Double
     var differs: Bool
 }
 
@@ -409,12 +420,13 @@ struct DeltaECache {
     private var keys: [UInt64] = []
     private var values: [Double] = []
 
-    /// ΔE of the pixels at byte offset `k`, as ``PixelDelta/deltaE(_:_:_:formula:)``.
+    /// ΔE of the pixels at byte offset `k`, as ``PixelDelta/deltaE(_:_:_:formula:)``; or nil
+    /// when it is not cached and ``DeltaEBound`` puts it below `floor`.
     @inline(__always)
     mutating func deltaE(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula,
-        labCache: inout LabCache
-    ) -> Double {
+        unlessBelow floor: Double, labCache: inout LabCache
+    ) -> Double? {
         let first = PixelDelta.rgbOverWhite(a, k), second = PixelDelta.rgbOverWhite(b, k)
         let key = UInt64(first.r) << 40 | UInt64(first.g) << 32 | UInt64(first.b) << 24
             | UInt64(second.r) << 16 | UInt64(second.g) << 8 | UInt64(second.b)
@@ -424,6 +436,9 @@ struct DeltaECache {
             values = [Double](repeating: 0, count: 1 << Self.bits)
         }
         if keys[slot] == key { return values[slot] }
+        if floor > 0, formula != .ciede2000, DeltaEBound.squaredCIE76(first, second) * (1 + 1e-6) + 1e-6 < floor * floor {
+            return nil
+        }
         let value = formula.difference(
             labCache.lab(r: first.r, g: first.g, b: first.b), labCache.lab(r: second.r, g: second.g, b: second.b))
         keys[slot] = key

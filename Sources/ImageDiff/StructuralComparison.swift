@@ -381,8 +381,11 @@ package enum StructuralComparison {
                                     var summary = (maxDeltaE: 0.0, pixels: 0)
                                     for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
                                         summary.pixels += 1
-                                        summary.maxDeltaE = max(
-                                            summary.maxDeltaE, deltaECache.deltaE(a, b, index * 4, formula: .cie94, labCache: &labCache))
+                                        if let deltaE = deltaECache.deltaE(
+                                            a, b, index * 4, formula: .cie94, unlessBelow: summary.maxDeltaE, labCache: &labCache)
+                                        {
+                                            summary.maxDeltaE = max(summary.maxDeltaE, deltaE)
+                                        }
                                     }
                                     summaries[run] = summary
                                 }
@@ -508,9 +511,11 @@ package enum StructuralComparison {
                                     let left = (tile % columns) * coherentTile
                                     for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
                                         pixels.append(y * width + x)
-                                        maxDeltaE = max(
-                                            maxDeltaE,
-                                            deltaECache.deltaE(a, b, (y * width + x) * 4, formula: .cie94, labCache: &labCache))
+                                        if let deltaE = deltaECache.deltaE(
+                                            a, b, (y * width + x) * 4, formula: .cie94, unlessBelow: maxDeltaE, labCache: &labCache)
+                                        {
+                                            maxDeltaE = max(maxDeltaE, deltaE)
+                                        }
                                     }
                                 }
                             }

@@ -45,6 +45,38 @@ final class DeltaETests: XCTestCase {
         }
     }
 
+    /// `DeltaEBound` lets a run skip the Lab conversion of a pair, so it must never be below
+    /// ΔE76 or ΔE94, on random colours, on near neighbours (the pairs of anti-aliasing and
+    /// noise) and on greys near black, where f(t) turns from linear to cube root. It must
+    /// also be near enough to skip anything: within 2× of ΔE76 on near neighbours.
+    func testDeltaEBoundHoldsAndIsClose() {
+        var random = SplitMix(seed: 94)
+        var worstNeighbourRatio = 0.0
+        for index in 0..<300_000 {
+            let p = (r: random.nextByte(), g: random.nextByte(), b: random.nextByte())
+            let q: (r: UInt8, g: UInt8, b: UInt8)
+            let isNeighbour = index % 3 != 0
+            if isNeighbour {
+                func nudge(_ value: UInt8) -> UInt8 {
+                    UInt8(clamping: Int(value) + Int(random.next() % 7) - 3)
+                }
+                q = (nudge(p.r), nudge(p.g), nudge(p.b))
+            } else if index % 6 == 0 {
+                let level = UInt8(random.next() % 40)
+                q = (level, level, level)
+            } else {
+                q = (random.nextByte(), random.nextByte(), random.nextByte())
+            }
+            let first = LabColor(r: p.r, g: p.g, b: p.b), second = LabColor(r: q.r, g: q.g, b: q.b)
+            let bound = DeltaEBound.squaredCIE76(p, q).squareRoot()
+            let cie76 = DeltaE.cie76(first, second)
+            XCTAssertLessThanOrEqual(cie76, bound * (1 + 1e-12) + 1e-12, "ΔE76 of \(p) and \(q)")
+            XCTAssertLessThanOrEqual(DeltaE.cie94(first, second), bound * (1 + 1e-12) + 1e-12, "ΔE94 of \(p) and \(q)")
+            if isNeighbour, cie76 > 0.5 { worstNeighbourRatio = max(worstNeighbourRatio, bound / cie76) }
+        }
+        XCTAssertLessThan(worstNeighbourRatio, 2)
+    }
+
     func testGreysAreExactlyNeutral() {
         for value in 0...255 {
             let grey = LabColor(r: UInt8(value), g: UInt8(value), b: UInt8(value))
