@@ -64,15 +64,16 @@ public struct LabColor: Sendable, Equatable {
     public var chroma: Double { (a * a + b * b).squareRoot() }
 }
 
-/// An upper bound on ΔE76, and so on ΔE94, between two 8-bit sRGB colours, found without a
-/// cube root: a run that only reports the largest ΔE need not convert a pair whose bound is
-/// below the largest so far.
+/// An upper bound on ΔE76, and so on ΔE94, between two colours, found without a cube root: a
+/// run that only reports the largest ΔE need not convert a pair whose bound is below the
+/// largest so far.
 ///
 /// f(t) is continuous, non-decreasing and concave, its slope falling from κ/116 (below ε) as
 /// t^(−2/3)/3. So f(t₁) − f(t₂) is (t₁ − t₂) times a slope between f′(max t) and f′(min t),
 /// and a table of f′ at the edges of 1,024 steps of t bounds both. Those intervals for fx, fy
 /// and fz bound L\* = 116 fy − 16, a\* = 500 (fx − fy) and b\* = 200 (fy − fz). CIE94 divides
-/// ΔC and ΔH of ΔE76 by weights of at least 1, so it is no larger.
+/// ΔC and ΔH of ΔE76 by weights of at least 1, so it is no larger. Playwright's Lab takes the
+/// same f (in σ = 6/29 form) of its own ratios, so the bound holds for it too.
 enum DeltaEBound {
     private static let steps = 1024
 
@@ -82,14 +83,20 @@ enum DeltaEBound {
         return t <= 216.0 / 24389.0 ? 24389.0 / 27.0 / 116 : 1 / (3 * Double.pow(t, 2.0 / 3.0))
     }
 
-    /// The square of an upper bound on ΔE76 between the two colours.
+    /// Whether ΔE76 and ΔE94 between two colours, given by their ``LabColor/whiteRatios(r:g:b:)``
+    /// (or another conversion's, with the same f), are surely below `floor`: by more than the
+    /// rounding of any of the conversions.
     @inline(__always)
-    static func squaredCIE76(
-        _ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8)
-    ) -> Double {
-        let tp = LabColor.whiteRatios(r: p.r, g: p.g, b: p.b)
-        let tq = LabColor.whiteRatios(r: q.r, g: q.g, b: q.b)
-        let x = change(tp.x, tq.x), y = change(tp.y, tq.y), z = change(tp.z, tq.z)
+    static func isSurelyBelow(
+        _ floor: Double, _ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)
+    ) -> Bool {
+        floor > 0 && squaredCIE76(p, q) * (1 + 1e-6) + 1e-6 < floor * floor
+    }
+
+    /// The square of an upper bound on ΔE76 between two colours given by their white ratios.
+    @inline(__always)
+    static func squaredCIE76(_ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)) -> Double {
+        let x = change(p.x, q.x), y = change(p.y, q.y), z = change(p.z, q.z)
         let l = 116 * Swift.max(-y.low, y.high)
         let a = 500 * Swift.max(y.high - x.low, x.high - y.low)
         let b = 200 * Swift.max(z.high - y.low, y.high - z.low)

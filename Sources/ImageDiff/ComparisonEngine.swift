@@ -436,7 +436,11 @@ struct DeltaECache {
             values = [Double](repeating: 0, count: 1 << Self.bits)
         }
         if keys[slot] == key { return values[slot] }
-        if floor > 0, formula != .ciede2000, DeltaEBound.squaredCIE76(first, second) * (1 + 1e-6) + 1e-6 < floor * floor {
+        if formula != .ciede2000,
+            DeltaEBound.isSurelyBelow(
+                floor, LabColor.whiteRatios(r: first.r, g: first.g, b: first.b),
+                LabColor.whiteRatios(r: second.r, g: second.g, b: second.b))
+        {
             return nil
         }
         let value = formula.difference(

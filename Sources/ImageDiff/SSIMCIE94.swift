@@ -97,6 +97,9 @@ enum SSIMCIE94 {
                 for x in columns {
                     let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
                     guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
+                    guard !DeltaEBound.isSurelyBelow(
+                        min(largestDeltaE, maxDeltaE), PlaywrightLab.whiteRatios(e), PlaywrightLab.whiteRatios(a))
+                    else { continue }
                     let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
                     largestDeltaE = max(largestDeltaE, deltaE)
                     guard deltaE > maxDeltaE else { continue }
@@ -440,14 +443,21 @@ struct PlaywrightLab {
     let b: Double
 
     init(_ rgb: SIMD3<UInt8>) {
-        let r = Self.linear[Int(rgb.x)], g = Self.linear[Int(rgb.y)], b = Self.linear[Int(rgb.z)]
-        let x = (r * 0.4124 + g * 0.3576 + b * 0.1805) / 0.950489
-        let y = r * 0.2126 + g * 0.7152 + b * 0.0722
-        let z = (r * 0.0193 + g * 0.1192 + b * 0.9505) / 1.088840
+        let (x, y, z) = Self.whiteRatios(rgb)
         let (fx, fy, fz) = (Self.f(x), Self.f(y), Self.f(z))
         l = 116 * fy - 16
         a = 500 * (fx - fy)
         self.b = 200 * (fy - fz)
+    }
+
+    /// X/Xn, Y/Yn and Z/Zn, in Playwright's constants.
+    @inline(__always)
+    static func whiteRatios(_ rgb: SIMD3<UInt8>) -> (x: Double, y: Double, z: Double) {
+        let r = Self.linear[Int(rgb.x)], g = Self.linear[Int(rgb.y)], b = Self.linear[Int(rgb.z)]
+        return (
+            (r * 0.4124 + g * 0.3576 + b * 0.1805) / 0.950489, r * 0.2126 + g * 0.7152 + b * 0.0722,
+            (r * 0.0193 + g * 0.1192 + b * 0.9505) / 1.088840
+        )
     }
 
     /// A direct-mapped cache of conversions: screenshots reuse few colours.

@@ -46,7 +46,7 @@ final class DeltaETests: XCTestCase {
     }
 
     /// `DeltaEBound` lets a run skip the Lab conversion of a pair, so it must never be below
-    /// ΔE76 or ΔE94, on random colours, on near neighbours (the pairs of anti-aliasing and
+    /// ΔE76 or ΔE94 (imgdiff's, or Playwright's in its own constants), on random colours, on near neighbours (the pairs of anti-aliasing and
     /// noise) and on greys near black, where f(t) turns from linear to cube root. It must
     /// also be near enough to skip anything: within 2× of ΔE76 on near neighbours.
     func testDeltaEBoundHoldsAndIsClose() {
@@ -68,10 +68,17 @@ final class DeltaETests: XCTestCase {
                 q = (random.nextByte(), random.nextByte(), random.nextByte())
             }
             let first = LabColor(r: p.r, g: p.g, b: p.b), second = LabColor(r: q.r, g: q.g, b: q.b)
-            let bound = DeltaEBound.squaredCIE76(p, q).squareRoot()
+            let bound = DeltaEBound.squaredCIE76(
+                LabColor.whiteRatios(r: p.r, g: p.g, b: p.b), LabColor.whiteRatios(r: q.r, g: q.g, b: q.b)
+            ).squareRoot()
             let cie76 = DeltaE.cie76(first, second)
             XCTAssertLessThanOrEqual(cie76, bound * (1 + 1e-12) + 1e-12, "ΔE76 of \(p) and \(q)")
             XCTAssertLessThanOrEqual(DeltaE.cie94(first, second), bound * (1 + 1e-12) + 1e-12, "ΔE94 of \(p) and \(q)")
+            let playwrightBound = DeltaEBound.squaredCIE76(
+                PlaywrightLab.whiteRatios(SIMD3(p.r, p.g, p.b)), PlaywrightLab.whiteRatios(SIMD3(q.r, q.g, q.b))
+            ).squareRoot()
+            let playwrightDeltaE = PlaywrightLab.deltaE94(PlaywrightLab(SIMD3(p.r, p.g, p.b)), PlaywrightLab(SIMD3(q.r, q.g, q.b)))
+            XCTAssertLessThanOrEqual(playwrightDeltaE, playwrightBound * (1 + 1e-12) + 1e-12, "Playwright's ΔE94 of \(p) and \(q)")
             if isNeighbour, cie76 > 0.5 { worstNeighbourRatio = max(worstNeighbourRatio, bound / cie76) }
         }
         XCTAssertLessThan(worstNeighbourRatio, 2)
