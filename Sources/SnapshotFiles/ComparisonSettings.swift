@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ImageDiff
 import SnapshotRule
 
@@ -152,11 +156,11 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// Parses a settings file's bytes, refusing unknown keys and invalid values.
     public init(bytes: [UInt8]) throws(SettingsError) {
         let data = Data(bytes)
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let object = try? JSONDecoder().decode(ObjectKeys.self, from: data) else {
             throw SettingsError("not a JSON object")
         }
         let known = Set(CodingKeys.allNames)
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = object.names.sorted().first(where: { !known.contains($0) }) {
             throw SettingsError("unknown key \"\(unknown)\"; known keys: \(CodingKeys.allNames.joined(separator: ", "))")
         }
         do {
@@ -193,6 +197,22 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     }
 }
 
+/// The keys of a JSON object, whatever their values.
+private struct ObjectKeys: Decodable {
+    let names: [String]
+
+    init(from decoder: any Decoder) throws {
+        names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}
+
 /// A settings file that cannot be used, and why.
 public struct SettingsError: Error, Sendable, CustomStringConvertible {
     /// The file, when known.
@@ -208,27 +228,29 @@ public struct SettingsError: Error, Sendable, CustomStringConvertible {
     public var description: String { path.map { "\($0): \(problem)" } ?? problem }
 }
 
-/// Reading a settings file, with Foundation alone so that the snapshot adapter reads it
-/// without the codecs.
+/// Reading a settings file, with FoundationEssentials alone so that the snapshot adapter reads
+/// it without the codecs.
 enum SettingsFile {
     /// A settings file is a few hundred bytes; anything past this is not one.
     static let maxBytes = 1 << 20
 
     static func read(_ path: String) throws(SettingsError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw SettingsError(path: path, "no such file")
         }
-        guard !isDirectory.boolValue else { throw SettingsError(path: path, "is a directory, not a settings file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        switch attributes[.type] as? FileAttributeType {
+        case .typeDirectory?: throw SettingsError(path: path, "is a directory, not a settings file")
+        case .typeRegular?: break
+        default: throw SettingsError(path: path, "is not a regular file, not a settings file")
+        }
+        guard (attributes[.size] as? UInt).map({ $0 <= maxBytes }) ?? true else {
+            throw SettingsError(path: path, "larger than \(maxBytes >> 20) MiB, not a settings file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
             throw SettingsError(path: path, "cannot be read (permission denied?)")
         }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxBytes + 1) else {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= maxBytes else {
             throw SettingsError(path: path, "cannot be read")
-        }
-        guard data.count <= maxBytes else {
-            throw SettingsError(path: path, "larger than \(maxBytes >> 20) MiB, not a settings file")
         }
         return Array(data)
     }

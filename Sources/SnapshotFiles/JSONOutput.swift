@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one JSON encoder of every document imgdiff writes: sorted keys, unescaped slashes, and
 /// infinities (a PSNR of identical images, its default threshold) written as the strings

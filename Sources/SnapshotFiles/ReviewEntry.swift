@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A failed snapshot waiting for review: the file the snapshot strategies write beside their
 /// artifacts as `BASE.imgdiff.json`, which `imgdiff review` reads to replace the reference

@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import ImageDiff
 import ImagePipeline
@@ -299,7 +308,7 @@ struct PairJob: Sendable {
     /// Writes a copy of `image` to `folder/NAME.EXT` (the source's extension); returns the
     /// relative path.
     func copy(_ image: EncodedImage, into folder: String, as name: String) throws(ImageFileError) -> String {
-        let ext = (image.name as NSString).pathExtension.lowercased()
+        let ext = SnapshotFolder.pathExtension(image.name).lowercased()
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
         try ImageFile.write(image.bytes, to: SnapshotFolder.join(stagingDirectory, relative))
         return relative
@@ -310,7 +319,7 @@ struct PairJob: Sendable {
 /// a pair's route (``ComparisonRequest/expectedDifferingShare``); none before the first.
 /// Byte-identical pairs, which are never decoded, do not count.
 final class DifferenceTally: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var compared = 0
     private var differing = 0
 

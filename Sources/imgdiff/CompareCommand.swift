@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ImageCodecs
 import ImageDiff
 import ImagePipeline

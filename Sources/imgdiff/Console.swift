@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Lines for the terminal. File names can hold any byte but `/` and NUL, so every line that
 /// may carry one goes through here: control characters (an escape sequence, a carriage return,
@@ -11,17 +15,17 @@ enum Console {
 
     /// Writes "imgdiff: error: MESSAGE" to stderr.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("imgdiff: error: \(TerminalText.escaped(message))\n".utf8))
+        StandardError.write("imgdiff: error: \(TerminalText.escaped(message))\n")
     }
 
     /// Writes "imgdiff: MESSAGE" to stderr: what the run does that the command line does not say.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("imgdiff: \(TerminalText.escaped(message))\n".utf8))
+        StandardError.write("imgdiff: \(TerminalText.escaped(message))\n")
     }
 
     /// Writes "imgdiff: warning: MESSAGE" to stderr.
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("imgdiff: warning: \(TerminalText.escaped(message))\n".utf8))
+        StandardError.write("imgdiff: warning: \(TerminalText.escaped(message))\n")
     }
 }
 
@@ -73,5 +77,54 @@ enum TerminalText {
         case 0..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
+    }
+}
+
+/// The process's stderr, written unbuffered: messages appear in order with the child
+/// processes' and survive an exit right after.
+enum StandardError {
+    static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            guard let start = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(2, start + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif
+
+extension StringProtocol {
+    /// The text without white space at either end.
+    var trimmingSpaces: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+
+    /// The text without white space at its end.
+    var trimmingTrailingSpaces: String {
+        guard let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[...last])
+    }
+
+    /// The text cut or padded with spaces to `length` characters.
+    func paddedOrCut(to length: Int) -> String {
+        String(prefix(length)) + String(repeating: " ", count: Swift.max(0, length - count))
     }
 }

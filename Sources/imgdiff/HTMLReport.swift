@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `index.html`: a self-contained static page for reviewing a batch (inline CSS and script, no
 /// network). The report's JSON is embedded in the page; cards are built 40 at a time as the
@@ -12,15 +16,15 @@ enum HTMLReport {
         // "<" only occurs inside JSON strings, where \u003c reads the same: no file name can
         // end the script element early.
         let data = String(decoding: try report.json(pretty: false), as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003c")
+            .replacing("<", with: "\\u003c")
         let title = escape("imgdiff: \(report.newDirectory) vs \(report.referenceDirectory)")
         let parts = template.components(separatedBy: "{{DATA}}")
-        return parts[0].replacingOccurrences(of: "{{TITLE}}", with: title) + data + parts[1...].joined()
+        return parts[0].replacing("{{TITLE}}", with: title) + data + parts[1...].joined()
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 
     static let template = #"""

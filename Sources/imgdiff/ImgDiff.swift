@@ -1,6 +1,10 @@
 import ArgumentParser
 import CBuildInfo
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct ImgDiff: AsyncParsableCommand {
@@ -38,15 +42,18 @@ struct ImgDiff: AsyncParsableCommand {
             }
         } catch let error as CommandLineError {
             Console.error(error.description)
-            Foundation.exit(2)
+            exitProcess(2)
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            exitProcess(code.rawValue)
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
             let message = ImgDiff.message(for: error).split(separator: "\n")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+                .map(\.trimmingSpaces).joined(separator: " ")
             Console.error("\(message) (see 'imgdiff --help')")
-            Foundation.exit(2)
+            exitProcess(2)
         }
     }
 }
+
+/// Ends the process with `code`; `exit` inside a command type is swift-argument-parser's.
+private func exitProcess(_ code: Int32) -> Never { exit(code) }

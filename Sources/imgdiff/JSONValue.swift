@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SnapshotFiles
 
 /// Any JSON value, decoded and encoded again unchanged: the form in which a report keeps what

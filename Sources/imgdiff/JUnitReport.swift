@@ -1,4 +1,4 @@
-import Foundation
+import ImageDiff
 
 /// `junit.xml`: one test case per pair, in the Ant/Jenkins JUnit format CI systems read.
 ///
@@ -54,10 +54,10 @@ enum JUnitReport {
 
     static func className(_ path: String) -> String {
         let folders = path.split(separator: "/").dropLast()
-        return (["imgdiff"] + folders.map { $0.replacingOccurrences(of: ".", with: "_") }).joined(separator: ".")
+        return (["imgdiff"] + folders.map { String($0.replacing(".", with: "_")) }).joined(separator: ".")
     }
 
-    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    static func seconds(_ value: Double) -> String { PrintfFormat.fixed(value, decimals: 3) }
 
     /// Escapes text for attributes and content. Characters XML 1.0 cannot hold (control
     /// characters in a file name) are written as `\u{1B}`, so

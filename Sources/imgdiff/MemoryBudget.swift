@@ -1,11 +1,10 @@
-import Foundation
 
 /// The memory a batch's concurrent pairs may hold together: `--max-memory` bounds the whole
 /// process, not each worker. A worker reserves its pair's estimate before decoding and waits
 /// while the others hold too much; a pair is always admitted when nothing else is held, so
 /// every pair runs.
 final class MemoryBudget: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let total: Int
     private var held = 0
 

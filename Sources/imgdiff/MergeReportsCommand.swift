@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ImageCodecs
 
 /// `imgdiff merge-reports DIR... --out DIR`: the reports of a suite's shards, joined into the one

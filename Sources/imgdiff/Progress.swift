@@ -1,4 +1,14 @@
+import ImageDiff
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `done/total, rate, ETA` line on stderr, redrawn in place; silent unless stderr is a
 /// terminal, so logs and pipes get none of it.
@@ -23,13 +33,13 @@ struct ProgressLine {
         let now = clock.now
         if done < total, let lastDraw, now - lastDraw < .milliseconds(100) { return }
         lastDraw = now
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.text(done: done, total: total, noun: noun, elapsed: now - start)).utf8))
+        StandardError.write("\r\u{1B}[K" + Self.text(done: done, total: total, noun: noun, elapsed: now - start))
     }
 
     /// Erases the line.
     func finish() {
         guard enabled, lastDraw != nil else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 
     /// `120/10000 pairs, 48.2/s, ETA 3:25`.
@@ -38,19 +48,21 @@ struct ProgressLine {
         var text = "\(done)/\(total) \(noun)"
         guard seconds > 0, done > 0 else { return text }
         let rate = Double(done) / seconds
-        text += String(format: ", %.1f/s", rate)
+        text += ", " + PrintfFormat.fixed(rate, decimals: 1) + "/s"
         if done < total {
             text += ", ETA " + clockTime(Double(total - done) / rate)
         }
         return text
     }
 
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
     static func clockTime(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded(.up))
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, rest)
-            : String(format: "%d:%02d", minutes, rest)
+            ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))"
+            : "\(minutes):\(twoDigits(rest))"
     }
 }
 

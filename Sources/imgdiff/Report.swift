@@ -1,4 +1,3 @@
-import Foundation
 import ImageDiff
 import ImagePipeline
 import SnapshotFiles

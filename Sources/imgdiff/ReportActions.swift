@@ -1,4 +1,3 @@
-import Foundation
 import ImageCodecs
 
 /// What `batch` and `merge-reports` do with a finished report: write it, print it, approve it.
@@ -19,7 +18,7 @@ extension BatchReport {
     /// One line per pair that needs a person, errors also on stderr, then the counts.
     func printSummary(reportFolder: String) {
         for pair in pairs where pair.status != .passed {
-            let label = pair.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let label = pair.status.rawValue.paddedOrCut(to: 8)
             var line = "\(label) \(pair.path)"
             if let metrics = pair.metrics { line += "  " + metrics.summary }
             Console.line(line)

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 
 /// The report folder of a batch, built aside and swapped in whole.
@@ -31,7 +40,7 @@ struct ReportFolder {
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
         } catch {
-            throw CommandLineError("\(parentFolder): cannot create the folder (\(Self.reason(error)))")
+            throw CommandLineError("\(parentFolder): cannot create the folder (\(SystemError.reason(error)))")
         }
         Self.removeAbandonedStagingFolders(in: parentFolder)
         let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
@@ -57,7 +66,7 @@ struct ReportFolder {
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: place)
         } catch {
-            throw CommandLineError("\(destination): cannot read the folder (\(reason(error)))")
+            throw CommandLineError("\(destination): cannot read the folder (\(SystemError.reason(error)))")
         }
         if let foreign = entries.sorted().first(where: { !reportEntries.contains($0) }) {
             throw CommandLineError(
@@ -105,12 +114,6 @@ struct ReportFolder {
         throw CommandLineError("\(destination): cannot put the report in place (\(ImageFile.systemMessage(code)))")
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let code = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, code.domain == NSPOSIXErrorDomain {
-            return ImageFile.systemMessage(Int32(code.code))
-        }
-        return error.localizedDescription
-    }
 }
 
 /// Swaps two paths atomically (Linux `renameat2` with `RENAME_EXCHANGE`); -1 where unsupported.
@@ -132,3 +135,13 @@ private func linuxRenameat2(
     _ oldFolder: Int32, _ oldPath: UnsafePointer<CChar>, _ newFolder: Int32, _ newPath: UnsafePointer<CChar>,
     _ flags: UInt32) -> Int32
 #endif
+
+/// The text of a file-system error from FoundationEssentials, as imgdiff words system errors:
+/// the C library's message for the POSIX error beneath it.
+enum SystemError {
+    static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return ImageFile.systemMessage(posix.code.rawValue) }
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError { return ImageFile.systemMessage(posix.code.rawValue) }
+        return "\(error)"
+    }
+}

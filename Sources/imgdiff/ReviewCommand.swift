@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import ImagePipeline
 import SnapshotFiles
@@ -110,7 +119,7 @@ struct ReviewCommand: ParsableCommand {
                     answer = "q"
                     break
                 }
-                answer = line.trimmingCharacters(in: .whitespaces)
+                answer = line.trimmingSpaces
             }
             if answer == "A" {
                 acceptingAll = true
@@ -174,7 +183,7 @@ struct PendingReview: Encodable {
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)
         } catch {
-            throw CommandLineError("\(reference): \(error.localizedDescription)")
+            throw CommandLineError("\(reference): \(SystemError.reason(error))")
         }
         if let entry { try? FileManager.default.removeItem(atPath: entry) }
     }
@@ -187,19 +196,36 @@ struct PendingReview: Encodable {
     /// Every failure under `root`, snapshot entries and batch reports, sorted by name.
     static func find(under root: String) throws(CommandLineError) -> [PendingReview] {
         try SnapshotFolder.requireDirectory(root)
-        guard let walker = FileManager.default.enumerator(atPath: root) else {
+        guard let relativePaths = subpaths(of: root) else {
             throw CommandLineError("\(root): cannot list the folder")
         }
         var found: [PendingReview] = []
-        while let relative = walker.nextObject() as? String {
+        for relative in relativePaths {
             let path = SnapshotFolder.join(root, relative)
             if relative.hasSuffix(ReviewEntry.suffix) {
                 found += snapshotFailure(path)
-            } else if (relative as NSString).lastPathComponent == "report.json" {
+            } else if SnapshotFolder.lastComponent(relative) == "report.json" {
                 found += batchFailures(path)
             }
         }
         return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
+    }
+
+    /// Every path under `root`, relative to it; symbolic links are listed, not followed, and
+    /// folders that cannot be read are passed over. Nil when `root` itself cannot be read.
+    static func subpaths(of root: String) -> [String]? {
+        guard let top = try? FileManager.default.contentsOfDirectory(atPath: root) else { return nil }
+        var found: [String] = []
+        var pending = top
+        while let relative = pending.popLast() {
+            found.append(relative)
+            var status = stat()
+            guard lstat(SnapshotFolder.join(root, relative), &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+                let names = try? FileManager.default.contentsOfDirectory(atPath: SnapshotFolder.join(root, relative))
+            else { continue }
+            pending += names.map { relative + "/" + $0 }
+        }
+        return found
     }
 
     static func snapshotFailure(_ path: String) -> [PendingReview] {
@@ -207,7 +233,7 @@ struct PendingReview: Encodable {
             Console.warning("\(path): not an imgdiff review entry; skipped")
             return []
         }
-        let name = String((path as NSString).lastPathComponent.dropLast(ReviewEntry.suffix.count))
+        let name = String(SnapshotFolder.lastComponent(path).dropLast(ReviewEntry.suffix.count))
         return [PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
             summary: entry.summary, entry: path)]

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ImageCodecs
 import ImageDiff
 import ImagePipeline
@@ -157,9 +156,8 @@ struct TuneCommand: AsyncParsableCommand {
     func measure(_ directory: String, label: PairEvaluation.Label) async throws(CommandLineError) -> [MeasuredPair] {
         try SnapshotFolder.requireDirectory(directory)
         let referenceRoot = SnapshotFolder.join(directory, "ref"), newRoot = SnapshotFolder.join(directory, "new")
-        var isDirectory: ObjCBool = false
         for root in [referenceRoot, newRoot] {
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard SnapshotFolder.isDirectory(root) else {
                 throw CommandLineError("\(directory): expected the folders ref/ and new/ inside (see 'imgdiff tune --help')")
             }
         }
@@ -306,7 +304,7 @@ struct SearchOutcome {
         if let change = trained.weakestChange {
             let factor = trained.separationFactor
             let apart = factor.isFinite && (trained.worstNoise?.pixels ?? 0) > 0
-                ? String(format: " (%.1fx the worst noise, counting both plus one)", factor) : ""
+                ? " (\(PrintfFormat.fixed(factor, decimals: 1))x the worst noise, counting both plus one)" : ""
             lines.append("Closest change: \(change.name) differs in \(Self.pixels(change.pixels))\(apart).")
         }
         if let reason = textReflowOffReason(trained) { lines.append(reason) }
@@ -316,9 +314,10 @@ struct SearchOutcome {
             lines.append("Misjudged in training: \(trained.misjudged.joined(separator: ", ")).")
         }
         let cv = crossValidation
-        lines.append(String(
-            format: "Leave-one-out accuracy: %d/%d = %.3f (95%% interval %.2f-%.2f)", cv.correct, cv.pairs, cv.accuracy,
-            cv.lowerBound, cv.upperBound) + (cv.misjudged.isEmpty ? "." : "; misjudged when left out: \(cv.misjudged.joined(separator: ", ")).")) 
+        lines.append(
+            "Leave-one-out accuracy: \(cv.correct)/\(cv.pairs) = \(PrintfFormat.fixed(cv.accuracy, decimals: 3))"
+                + " (95% interval \(PrintfFormat.fixed(cv.lowerBound, decimals: 2))-\(PrintfFormat.fixed(cv.upperBound, decimals: 2)))"
+                + (cv.misjudged.isEmpty ? "." : "; misjudged when left out: \(cv.misjudged.joined(separator: ", ")).")) 
         return lines
     }
 
@@ -487,7 +486,7 @@ struct TuneOutput: Encodable {
             let covered = setting.noiseDeltaE94Percentile999.map { "p99.9 ΔE94 \(fixed($0)); " } ?? ""
             return covered + "\(percent(limit)) of px beyond" + pair
         case .channel: return "\(Int(limit)) levels" + pair
-        case .yiq, .yiqAntialiasing: return String(format: "%.4f", limit) + pair
+        case .yiq, .yiqAntialiasing: return PrintfFormat.fixed(limit, decimals: 4) + pair
         case .cie94, .ciede2000: return fixed(limit) + pair
         }
     }
@@ -521,7 +520,7 @@ struct TuneOutput: Encodable {
         guard let next = setting.nextNoiseLimit, let limit = setting.noiseLimit, let pair = setting.limitingNoisePair else {
             return nil
         }
-        let format = { (value: Double) in String(format: "%.4g", value) }
+        let format = { (value: Double) in PrintfFormat.general(value, significantDigits: 4) }
         return "\(pair) alone sets the \(setting.mode.rawValue) tolerance: it needs \(format(limit)), over \(Int(Tuning.outlierFactor))x the next noise pair's \(format(next)); if it holds a real change, move it out of the noise folder (or into --must-fail)"
     }
 
@@ -531,16 +530,16 @@ struct TuneOutput: Encodable {
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
                 return rightAligned.contains(column) ? pad + cell : cell + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ").trimmingTrailingSpaces
         }
     }
 
-    func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+    func fixed(_ value: Double) -> String { PrintfFormat.fixed(value, decimals: 2) }
 
     func percent(_ ratio: Double) -> String {
         let value = ratio * 100
-        return value == 0 ? "0%" : value < 0.01 ? String(format: "%.4f%%", value) : String(format: "%.3g%%", value)
+        return value == 0 ? "0%" : value < 0.01 ? PrintfFormat.fixed(value, decimals: 4) + "%" : PrintfFormat.general(value, significantDigits: 3) + "%"
     }
 
-    func signedPercent(_ ratio: Double) -> String { String(format: "%+.0f%%", ratio * 100) }
+    func signedPercent(_ ratio: Double) -> String { PrintfFormat.fixed(ratio * 100, decimals: 0, plusSign: true) + "%" }
 }
