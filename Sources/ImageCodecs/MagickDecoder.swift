@@ -63,7 +63,7 @@ enum MagickDecoder {
     static let policyInstalled: Bool = loadFailure == nil && cic_magick_set_security_policy(securityPolicy) == 1
 
     /// ImageMagick's resource limits are process-wide: decodes with limits of their own take turns.
-    private static let lock = ProcessLock()
+    private static let lock = Lock()
 
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) -> RGBAImage {
         if let loadFailure { throw .imageMagickUnavailable(loadFailure) }
@@ -219,11 +219,12 @@ enum MagickDecoder {
     }
 }
 
-/// A pthread mutex for code that must not run concurrently.
-final class ProcessLock: @unchecked Sendable {
+/// A pthread mutex for code that must not run concurrently, or state that threads share: one
+/// that ThreadSanitizer understands, in memory of its own so that it never moves.
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -234,7 +235,7 @@ final class ProcessLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
