@@ -64,16 +64,17 @@ public struct LabColor: Sendable, Equatable {
     public var chroma: Double { (a * a + b * b).squareRoot() }
 }
 
-/// An upper bound on ΔE76, and so on ΔE94, between two colours, found without a cube root: a
-/// run that only reports the largest ΔE need not convert a pair whose bound is below the
-/// largest so far.
+/// Bounds on ΔE76 and ΔE94 between two colours, found without a cube root: a run that only
+/// reports the largest ΔE need not convert a pair whose upper bound is below the largest so
+/// far, and one that asks whether ΔE passes a threshold need not when a bound answers.
 ///
 /// f(t) is continuous, non-decreasing and concave, its slope falling from κ/116 (below ε) as
 /// t^(−2/3)/3. So f(t₁) − f(t₂) is (t₁ − t₂) times a slope between f′(max t) and f′(min t),
 /// and a table of f′ at the edges of 1,024 steps of t bounds both. Those intervals for fx, fy
-/// and fz bound L\* = 116 fy − 16, a\* = 500 (fx − fy) and b\* = 200 (fy − fz). CIE94 divides
-/// ΔC and ΔH of ΔE76 by weights of at least 1, so it is no larger. Playwright's Lab takes the
-/// same f (in σ = 6/29 form) of its own ratios, so the bound holds for it too.
+/// and fz bound ΔL\* = 116 Δfy, Δa\* = 500 Δ(fx − fy) and Δb\* = 200 Δ(fy − fz), and the
+/// same intervals for one colour's own fx, fy and fz bound its chroma, which sets CIE94's
+/// weights. Playwright's Lab takes the same f (in σ = 6/29 form) of its own ratios, so the
+/// bounds hold for it too.
 enum DeltaEBound {
     private static let steps = 1024
 
@@ -83,29 +84,108 @@ enum DeltaEBound {
         return t <= 216.0 / 24389.0 ? 24389.0 / 27.0 / 116 : 1 / (3 * Double.pow(t, 2.0 / 3.0))
     }
 
-    /// Whether ΔE76 and ΔE94 between two colours, given by their ``LabColor/whiteRatios(r:g:b:)``
-    /// (or another conversion's, with the same f), are surely below `floor`: by more than the
-    /// rounding of any of the conversions.
+    /// Whether ΔE by `formula` between two colours, given by their
+    /// ``LabColor/whiteRatios(r:g:b:)`` (or another conversion's, with the same f), is surely
+    /// below `floor`: by more than the rounding of any of the conversions. Never for CIEDE2000,
+    /// whose a′ rescaling can take it above ΔE76.
     @inline(__always)
     static func isSurelyBelow(
-        _ floor: Double, _ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)
+        _ floor: Double, _ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double),
+        formula: DeltaEFormula
     ) -> Bool {
-        floor > 0 && squaredCIE76(p, q) * (1 + 1e-6) + 1e-6 < floor * floor
+        guard formula != .ciede2000 else { return false }
+        let delta = labChange(p, q)
+        if isSurelyBelow(floor, square: squaredCIE76(delta)) { return true }
+        guard formula == .cie94 else { return false }
+        let weights = chromaWeights(p)
+        return isSurelyBelow(floor, square: squaredCIE94(delta, weights).high)
     }
 
     /// The square of an upper bound on ΔE76 between two colours given by their white ratios.
     @inline(__always)
     static func squaredCIE76(_ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)) -> Double {
-        let x = change(p.x, q.x), y = change(p.y, q.y), z = change(p.z, q.z)
-        let l = 116 * Swift.max(-y.low, y.high)
-        let a = 500 * Swift.max(y.high - x.low, x.high - y.low)
-        let b = 200 * Swift.max(z.high - y.low, y.high - z.low)
+        squaredCIE76(labChange(p, q))
+    }
+
+    /// The squares of a lower and an upper bound on ΔE94 between two colours given by their
+    /// white ratios, the first colour's chroma C₁ weighting the terms. ΔC² + ΔH² = Δa² + Δb²
+    /// (ΔH² is clamped at zero only when rounding takes it below), and S_C ≥ S_H ≥ 1, so
+    /// ΔE94² lies between ΔL² + (Δa² + Δb²) / S_C² and ΔL² + (Δa² + Δb²) / S_H²; the bounds
+    /// take the smallest Δ and largest S_C, and the largest Δ and smallest S_H, that the
+    /// intervals allow.
+    @inline(__always)
+    static func squaredCIE94Range(
+        _ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)
+    ) -> (low: Double, high: Double) {
+        squaredCIE94(labChange(p, q), chromaWeights(p))
+    }
+
+    private typealias Interval = (low: Double, high: Double)
+    private typealias LabChange = (l: Interval, a: Interval, b: Interval)
+
+    @inline(__always)
+    private static func squaredCIE76(_ delta: LabChange) -> Double {
+        let l = 116 * farthestFromZero(delta.l), a = 500 * farthestFromZero(delta.a), b = 200 * farthestFromZero(delta.b)
         return l * l + a * a + b * b
+    }
+
+    @inline(__always)
+    private static func squaredCIE94(_ delta: LabChange, _ weights: (largestSC: Double, smallestSH: Double)) -> Interval {
+        let highL = 116 * farthestFromZero(delta.l), highA = 500 * farthestFromZero(delta.a), highB = 200 * farthestFromZero(delta.b)
+        let lowL = 116 * nearestToZero(delta.l), lowA = 500 * nearestToZero(delta.a), lowB = 200 * nearestToZero(delta.b)
+        return (
+            lowL * lowL + (lowA * lowA + lowB * lowB) / (weights.largestSC * weights.largestSC),
+            highL * highL + (highA * highA + highB * highB) / (weights.smallestSH * weights.smallestSH)
+        )
+    }
+
+    /// The largest S_C and smallest S_H of CIE94 that a colour's a\* and b\* allow.
+    @inline(__always)
+    private static func chromaWeights(_ p: (x: Double, y: Double, z: Double)) -> (largestSC: Double, smallestSH: Double) {
+        let ownA = change(p.x, p.y), ownB = change(p.y, p.z)
+        let highChroma = (500 * farthestFromZero(ownA), 200 * farthestFromZero(ownB))
+        let lowChroma = (500 * nearestToZero(ownA), 200 * nearestToZero(ownB))
+        return (
+            1 + 0.045 * (highChroma.0 * highChroma.0 + highChroma.1 * highChroma.1).squareRoot(),
+            1 + 0.015 * (lowChroma.0 * lowChroma.0 + lowChroma.1 * lowChroma.1).squareRoot()
+        )
+    }
+
+    /// The intervals that hold fy₁ − fy₂ (ΔL\* / 116), (fx − fy)₁ − (fx − fy)₂ (Δa\* / 500) and
+    /// (fy − fz)₁ − (fy − fz)₂ (Δb\* / 200).
+    @inline(__always)
+    private static func labChange(_ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)) -> LabChange {
+        let x = change(p.x, q.x), y = change(p.y, q.y), z = change(p.z, q.z)
+        return (y, (x.low - y.high, x.high - y.low), (y.low - z.high, y.high - z.low))
+    }
+
+    @inline(__always)
+    private static func farthestFromZero(_ interval: Interval) -> Double {
+        Swift.max(-interval.low, interval.high)
+    }
+
+    /// Zero when the interval holds zero.
+    @inline(__always)
+    private static func nearestToZero(_ interval: Interval) -> Double {
+        Swift.max(0, interval.low, -interval.high)
+    }
+
+    /// Whether a distance whose square is at most `square` is surely below `floor`: by more
+    /// than the rounding of any of the conversions.
+    @inline(__always)
+    static func isSurelyBelow(_ floor: Double, square: Double) -> Bool {
+        floor > 0 && square * (1 + 1e-6) + 1e-6 < floor * floor
+    }
+
+    /// Whether a distance whose square is at least `square` is surely above `ceiling`.
+    @inline(__always)
+    static func isSurelyAbove(_ ceiling: Double, square: Double) -> Bool {
+        square * (1 - 1e-6) - 1e-6 > ceiling * ceiling
     }
 
     /// The interval that holds f(t₁) − f(t₂).
     @inline(__always)
-    private static func change(_ t1: Double, _ t2: Double) -> (low: Double, high: Double) {
+    private static func change(_ t1: Double, _ t2: Double) -> Interval {
         let difference = t1 - t2
         let lowerEdge = Swift.min(Int(Swift.min(t1, t2) * Double(steps)), steps)
         let upperEdge = Swift.min(Int(Swift.max(t1, t2) * Double(steps)), steps) + 1

@@ -436,10 +436,9 @@ struct DeltaECache {
             values = [Double](repeating: 0, count: 1 << Self.bits)
         }
         if keys[slot] == key { return values[slot] }
-        if formula != .ciede2000,
-            DeltaEBound.isSurelyBelow(
-                floor, LabColor.whiteRatios(r: first.r, g: first.g, b: first.b),
-                LabColor.whiteRatios(r: second.r, g: second.g, b: second.b))
+        if DeltaEBound.isSurelyBelow(
+            floor, LabColor.whiteRatios(r: first.r, g: first.g, b: first.b),
+            LabColor.whiteRatios(r: second.r, g: second.g, b: second.b), formula: formula)
         {
             return nil
         }

@@ -97,12 +97,14 @@ enum SSIMCIE94 {
                 for x in columns {
                     let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
                     guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
-                    guard !DeltaEBound.isSurelyBelow(
-                        min(largestDeltaE, maxDeltaE), PlaywrightLab.whiteRatios(e), PlaywrightLab.whiteRatios(a))
-                    else { continue }
-                    let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
-                    largestDeltaE = max(largestDeltaE, deltaE)
-                    guard deltaE > maxDeltaE else { continue }
+                    let bounds = DeltaEBound.squaredCIE94Range(PlaywrightLab.whiteRatios(e), PlaywrightLab.whiteRatios(a))
+                    let belowLargest = DeltaEBound.isSurelyBelow(largestDeltaE, square: bounds.high)
+                    if !(belowLargest && DeltaEBound.isSurelyAbove(maxDeltaE, square: bounds.low)) {
+                        guard !DeltaEBound.isSurelyBelow(min(largestDeltaE, maxDeltaE), square: bounds.high) else { continue }
+                        let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
+                        largestDeltaE = max(largestDeltaE, deltaE)
+                        guard deltaE > maxDeltaE else { continue }
+                    }
                     if neighbourhood.first.isFlat(around: x) || neighbourhood.second.isFlat(around: x) {
                         counted.append(y * expected.width + x)
                     } else {

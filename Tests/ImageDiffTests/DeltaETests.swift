@@ -45,13 +45,18 @@ final class DeltaETests: XCTestCase {
         }
     }
 
-    /// `DeltaEBound` lets a run skip the Lab conversion of a pair, so it must never be below
-    /// ΔE76 or ΔE94 (imgdiff's, or Playwright's in its own constants), on random colours, on near neighbours (the pairs of anti-aliasing and
-    /// noise) and on greys near black, where f(t) turns from linear to cube root. It must
-    /// also be near enough to skip anything: within 2× of ΔE76 on near neighbours.
+    /// `DeltaEBound` lets a run skip the Lab conversion of a pair, so its upper bound must never
+    /// be below ΔE76 or ΔE94 (imgdiff's, or Playwright's in its own constants), nor its lower
+    /// bound above ΔE94, on random colours, on near neighbours (the pairs of anti-aliasing and
+    /// noise) and on greys near black, where f(t) turns from linear to cube root. Both must
+    /// also be near enough to skip anything: on near neighbours the upper bounds within 2× of
+    /// ΔE76 (1.48× measured) and 3× of ΔE94 (2.62×), and on distinct colours the lower bound
+    /// within 3× of ΔE94 as a median (2.26×).
     func testDeltaEBoundHoldsAndIsClose() {
         var random = SplitMix(seed: 94)
         var worstNeighbourRatio = 0.0
+        var farFloorRatios: [Double] = []
+        var worstNeighbourCeilingRatio = 0.0
         for index in 0..<300_000 {
             let p = (r: random.nextByte(), g: random.nextByte(), b: random.nextByte())
             let q: (r: UInt8, g: UInt8, b: UInt8)
@@ -79,9 +84,24 @@ final class DeltaETests: XCTestCase {
             ).squareRoot()
             let playwrightDeltaE = PlaywrightLab.deltaE94(PlaywrightLab(SIMD3(p.r, p.g, p.b)), PlaywrightLab(SIMD3(q.r, q.g, q.b)))
             XCTAssertLessThanOrEqual(playwrightDeltaE, playwrightBound * (1 + 1e-12) + 1e-12, "Playwright's ΔE94 of \(p) and \(q)")
+            let range = DeltaEBound.squaredCIE94Range(
+                LabColor.whiteRatios(r: p.r, g: p.g, b: p.b), LabColor.whiteRatios(r: q.r, g: q.g, b: q.b))
+            let cie94 = DeltaE.cie94(first, second)
+            XCTAssertGreaterThanOrEqual(cie94, range.low.squareRoot() * (1 - 1e-12) - 1e-12, "ΔE94 floor of \(p) and \(q)")
+            XCTAssertLessThanOrEqual(cie94, range.high.squareRoot() * (1 + 1e-12) + 1e-12, "ΔE94 ceiling of \(p) and \(q)")
+            let playwrightRange = DeltaEBound.squaredCIE94Range(
+                PlaywrightLab.whiteRatios(SIMD3(p.r, p.g, p.b)), PlaywrightLab.whiteRatios(SIMD3(q.r, q.g, q.b)))
+            let playwrightFloor = playwrightRange.low.squareRoot(), playwrightCeiling = playwrightRange.high.squareRoot()
+            XCTAssertGreaterThanOrEqual(playwrightDeltaE, playwrightFloor * (1 - 1e-12) - 1e-12, "Playwright's ΔE94 floor of \(p) and \(q)")
+            XCTAssertLessThanOrEqual(playwrightDeltaE, playwrightCeiling * (1 + 1e-12) + 1e-12, "Playwright's ΔE94 ceiling of \(p) and \(q)")
+            if isNeighbour, playwrightDeltaE > 0.5 { worstNeighbourCeilingRatio = max(worstNeighbourCeilingRatio, playwrightCeiling / playwrightDeltaE) }
+            if !isNeighbour, playwrightDeltaE > 1 { farFloorRatios.append(playwrightDeltaE / max(playwrightFloor, 1e-9)) }
             if isNeighbour, cie76 > 0.5 { worstNeighbourRatio = max(worstNeighbourRatio, bound / cie76) }
         }
         XCTAssertLessThan(worstNeighbourRatio, 2)
+        XCTAssertLessThan(worstNeighbourCeilingRatio, 3)
+        farFloorRatios.sort()
+        XCTAssertLessThan(farFloorRatios[farFloorRatios.count / 2], 3, "the floor is useful on distinct colours")
     }
 
     func testGreysAreExactlyNeutral() {
