@@ -97,27 +97,13 @@ struct RecompressionNoise {
                         let (a, b, counts) = shared.value
                         var tally = BlockCounts()
                         for top in blockRowRange.lazy.map({ $0 * side }) {
-                            for left in stride(from: 0, to: width, by: side) {
-                                let first = a[top * width + left]
-                                var (flat, differs) = (true, false)
-                                for y in top..<min(height, top + side) {
-                                    for x in left..<min(width, left + side) {
-                                        let (before, after) = (a[y * width + x], b[y * width + x])
-                                        if before != first { flat = false }
-                                        guard before != after else { continue }
-                                        differs = true
-                                        tally.differing += 1
-                                        if largestSampleDistance(before, after) <= smallDifference { tally.small += 1 }
-                                    }
-                                }
-                                tally.blocks += 1
-                                if !flat {
-                                    tally.textured += 1
-                                    if differs { tally.texturedDiffering += 1 }
-                                } else if differs {
-                                    tally.flatDiffering += 1
-                                }
+                            let bottom = min(height, top + side)
+                            var left = 0
+                            while left + side <= width {
+                                tally.addBlockVectorized(a, b, width: width, rows: top..<bottom, left: left)
+                                left += side
                             }
+                            if left < width { tally.addBlock(a, b, width: width, rows: top..<bottom, columns: left..<width) }
                         }
                         counts[band] = tally
                     }
@@ -132,8 +118,70 @@ struct RecompressionNoise {
     }
 
     /// What the signature reads off the blocks and their pixels.
-    struct BlockCounts {
+    struct BlockCounts: Equatable {
         var blocks = 0, textured = 0, texturedDiffering = 0, flatDiffering = 0, differing = 0, small = 0
+
+        /// Counts one block of packed RGBA pixels: `columns` of `rows` of images `width` wide.
+        /// The plain reference of ``addBlockVectorized(_:_:width:rows:left:)``.
+        mutating func addBlock(
+            _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, width: Int, rows: Range<Int>, columns: Range<Int>
+        ) {
+            let first = a[rows.lowerBound * width + columns.lowerBound]
+            var (flat, differs) = (true, false)
+            for y in rows {
+                for x in columns {
+                    let (before, after) = (a[y * width + x], b[y * width + x])
+                    if before != first { flat = false }
+                    guard before != after else { continue }
+                    differs = true
+                    differing += 1
+                    if largestSampleDistance(before, after) <= smallDifference { small += 1 }
+                }
+            }
+            add(flat: flat, differs: differs)
+        }
+
+        /// ``addBlock(_:_:width:rows:columns:)`` for a block ``RecompressionNoise/blockSide``
+        /// pixels wide from column `left`, a row of it at a time.
+        mutating func addBlockVectorized(
+            _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, width: Int, rows: Range<Int>, left: Int
+        ) {
+            guard let a = a.baseAddress, let b = b.baseAddress else { return }
+            let first = SIMD8(repeating: a[rows.lowerBound * width + left])
+            var flat = true
+            var differingLanes = SIMD8<UInt32>.zero, smallLanes = SIMD8<UInt32>.zero
+            for y in rows {
+                let before = UnsafeRawPointer(a + y * width + left).loadUnaligned(as: SIMD8<UInt32>.self)
+                let after = UnsafeRawPointer(b + y * width + left).loadUnaligned(as: SIMD8<UInt32>.self)
+                if any(before .!= first) { flat = false }
+                let differs = before .!= after
+                guard any(differs) else { continue }
+                // A sample differs by at most `smallDifference` when its difference, moved up by
+                // that much, wraps to at most twice it.
+                @inline(__always)
+                func sampleIsSmall(_ shift: UInt32) -> SIMDMask<SIMD8<Int32>> {
+                    let moved = ((before &>> shift) & 0xFF) &- ((after &>> shift) & 0xFF) &+ UInt32(smallDifference)
+                    return moved .<= SIMD8(repeating: 2 * UInt32(smallDifference))
+                }
+                let isSmall = differs .& sampleIsSmall(0) .& sampleIsSmall(8) .& sampleIsSmall(16) .& sampleIsSmall(24)
+                differingLanes &+= SIMD8<UInt32>.zero.replacing(with: 1, where: differs)
+                smallLanes &+= SIMD8<UInt32>.zero.replacing(with: 1, where: isSmall)
+            }
+            let differingPixels = Int(differingLanes.wrappedSum())
+            differing += differingPixels
+            small += Int(smallLanes.wrappedSum())
+            add(flat: flat, differs: differingPixels > 0)
+        }
+
+        private mutating func add(flat: Bool, differs: Bool) {
+            blocks += 1
+            if !flat {
+                textured += 1
+                if differs { texturedDiffering += 1 }
+            } else if differs {
+                flatDiffering += 1
+            }
+        }
 
         mutating func add(_ other: BlockCounts) {
             blocks += other.blocks

@@ -258,3 +258,45 @@ extension KernelEquivalenceTests {
         return (RGBAImage(width: width, height: height, pixels: first), RGBAImage(width: width, height: height, pixels: second))
     }
 }
+
+extension KernelEquivalenceTests {
+    /// The recompression signature's vectorized block count equals the plain one, on blocks
+    /// that are flat or textured, unchanged, nudged by a level or two (small) or changed more,
+    /// in every byte including alpha.
+    func testVectorizedBlockCountsEqualScalar() {
+        var generator = SplitMix(seed: 0x8B10C)
+        var seen = RecompressionNoise.BlockCounts()
+        for trial in 0..<4000 {
+            let (width, rows) = (8 + Int(generator.next() % 9), 1 + Int(generator.next() % 8))
+            let flat = trial % 4 == 0
+            let fill = UInt32(truncatingIfNeeded: generator.next())
+            let first = (0..<(width * rows)).map { _ in flat ? fill : UInt32(truncatingIfNeeded: generator.next() % 3 == 0 ? generator.next() : UInt64(fill)) }
+            let second = trial % 5 == 1 ? first : first.map { pixel -> UInt32 in
+                switch generator.next() % 6 {
+                case 0: return pixel
+                case 1, 2:
+                    let shift = UInt32(8 * (generator.next() % 4))
+                    let sample = UInt8(truncatingIfNeeded: pixel >> shift)
+                    let nudged = UInt8(clamping: Int(sample) + Int(generator.next() % 5) - 2)
+                    return pixel & ~(0xFF << shift) | UInt32(nudged) << shift
+                default: return trial % 7 == 0 ? pixel : UInt32(truncatingIfNeeded: generator.next())
+                }
+            }
+            let left = Int(generator.next() % UInt64(width - 7))
+            var (scalar, vectorized) = (RecompressionNoise.BlockCounts(), RecompressionNoise.BlockCounts())
+            first.withUnsafeBufferPointer { a in
+                second.withUnsafeBufferPointer { b in
+                    scalar.addBlock(a, b, width: width, rows: 0..<rows, columns: left..<(left + 8))
+                    vectorized.addBlockVectorized(a, b, width: width, rows: 0..<rows, left: left)
+                }
+            }
+            XCTAssertEqual(vectorized, scalar, "trial \(trial)")
+            seen.add(scalar)
+        }
+        XCTAssertGreaterThan(seen.flatDiffering, 100)
+        XCTAssertGreaterThan(seen.texturedDiffering, 100)
+        XCTAssertGreaterThan(seen.textured - seen.texturedDiffering, 20)
+        XCTAssertGreaterThan(seen.small, 1000)
+        XCTAssertGreaterThan(seen.differing - seen.small, 1000)
+    }
+}
