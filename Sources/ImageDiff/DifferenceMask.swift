@@ -75,7 +75,11 @@ public struct DifferenceMask: Sendable, Equatable {
     /// Unmarks the pixels a comparison marked 2, in place when the mask is not shared.
     mutating func keepCounted() {
         bits.withUnsafeMutableBufferPointer { bits in
-            for index in bits.indices where bits[index] == 2 { bits[index] = 0 }
+            // Without a branch, so that the compiler compares and clears many bytes a step.
+            for index in bits.indices {
+                let byte = bits[index]
+                bits[index] = byte == 2 ? 0 : byte
+            }
         }
     }
 

@@ -204,12 +204,14 @@ struct RecompressionNoise {
 
     /// Unmarks the pixels of `mask` whose block kept its mean.
     func removeExplained(from mask: inout DifferenceMask) {
-        let count = mask.width * mask.height
+        let height = mask.height
         mask.withUnsafeMutableBytes { bits in
             guard let bits else { return }
-            for index in 0..<count where bits[index] != 0 {
-                let (x, y) = (index % width, index / width)
-                if keepsMean[(y / Self.blockSide) * columns + x / Self.blockSide] { bits[index] = 0 }
+            for y in 0..<height {
+                let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
+                DifferenceMask.forEachMarked(inRow: row, width: width) { x in
+                    if keepsMean[blockRow + x / Self.blockSide] { row[x] = 0 }
+                }
             }
         }
     }
