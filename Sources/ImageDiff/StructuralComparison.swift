@@ -460,13 +460,14 @@ package enum StructuralComparison {
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
-        var labCache = LabCache()
         let tiles = occupiedTiles(of: marked, reference, actual, columns: columns, bands: RowBands.count(height: height, requested: bands))
         // Where each tile sits in `tiles`, or -1 for a tile without differing pixels.
         var slot = [Int32](repeating: -1, count: columns * rows)
         for (position, tile) in tiles.enumerated() { slot[tile.index] = Int32(position) }
         var unvisited = [Bool](repeating: true, count: tiles.count)
-        var coherent: (clusters: [DifferenceCluster], members: [[Int]]) = ([], [])
+        // The groups whose size and sums allow a coherent change, in the order of their first
+        // tile; each is then judged on its own, on all cores.
+        var groups: [(change: TileChange, tiles: [Int])] = []
         var stack: [Int] = []
         for start in tiles.indices where unvisited[start] {
             var group = tiles[start].change
@@ -487,48 +488,76 @@ package enum StructuralComparison {
                     }
                 }
             }
-            guard group.pixels >= rule.minimumClusterPixels, group.total > 0,
-                (abs(group.net) >= coherence * group.total && movesEndpoint(of: group.box, reference, actual, rule: rule, labCache: &labCache))
-                    || (subpixelText && movesInk(of: group.box, reference, actual, rule: rule, labCache: &labCache))
+            guard group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || abs(group.net) >= coherence * group.total
             else { continue }
-            // The group's tiles in row-major order give its pixels row by row, each row in order.
-            groupTiles.sort()
-            var pixels: [Int] = []
-            pixels.reserveCapacity(group.pixels)
-            var maxDeltaE = 0.0
-            var deltaECache = DeltaECache()
-            marked.withUnsafeBytes { bits in
-                reference.pixels.withUnsafeBufferPointer { a in
-                    actual.pixels.withUnsafeBufferPointer { b in
-                        guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                        var first = 0
-                        while first < groupTiles.count {
-                            let tileRow = groupTiles[first] / columns
-                            var end = first
-                            while end < groupTiles.count, groupTiles[end] / columns == tileRow { end += 1 }
-                            for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
-                                for tile in groupTiles[first..<end] {
-                                    let left = (tile % columns) * coherentTile
-                                    for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
-                                        pixels.append(y * width + x)
-                                        if let deltaE = deltaECache.deltaE(
-                                            a, b, (y * width + x) * 4, formula: .cie94, unlessBelow: maxDeltaE, labCache: &labCache)
-                                        {
-                                            maxDeltaE = max(maxDeltaE, deltaE)
-                                        }
-                                    }
-                                }
-                            }
-                            first = end
-                        }
-                    }
+            groups.append((group, groupTiles))
+        }
+        let candidates = groups
+        var judged = [(cluster: DifferenceCluster, pixels: [Int])?](repeating: nil, count: candidates.count)
+        judged.withUnsafeMutableBufferPointer { judged in
+            let shared = UncheckedSendable(judged)
+            RowBands.forEachLane(bands: candidates.count) { lane in
+                var labCache = LabCache()
+                for index in lane {
+                    shared.value[index] = coherentChange(
+                        candidates[index], in: marked, reference, actual, columns: columns, rule: rule, subpixelText: subpixelText,
+                        labCache: &labCache)
                 }
             }
-            coherent.clusters.append(DifferenceCluster(
-                pixels: pixels.count, boundingBox: group.box, maxDeltaE: maxDeltaE, fails: true, coherent: true))
+        }
+        var coherent: (clusters: [DifferenceCluster], members: [[Int]]) = ([], [])
+        for case let (cluster, pixels)? in judged {
+            coherent.clusters.append(cluster)
             coherent.members.append(pixels)
         }
         return coherent
+    }
+
+    /// One group of ``coherentChanges(in:_:_:rule:subpixelText:bands:)`` as a failing cluster
+    /// with its pixels (row-major), or nil when it is not a coherent change.
+    static func coherentChange(
+        _ group: (change: TileChange, tiles: [Int]), in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
+        columns: Int, rule: StructuralRule, subpixelText: Bool, labCache: inout LabCache
+    ) -> (cluster: DifferenceCluster, pixels: [Int])? {
+        let (width, height) = (marked.width, marked.height)
+        let change = group.change
+        guard (abs(change.net) >= coherence * change.total && movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache))
+            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache))
+        else { return nil }
+        // The group's tiles in row-major order give its pixels row by row, each row in order.
+        let groupTiles = group.tiles.sorted()
+        var pixels: [Int] = []
+        pixels.reserveCapacity(change.pixels)
+        var maxDeltaE = 0.0
+        var deltaECache = DeltaECache()
+        marked.withUnsafeBytes { bits in
+            reference.pixels.withUnsafeBufferPointer { a in
+                actual.pixels.withUnsafeBufferPointer { b in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                    var first = 0
+                    while first < groupTiles.count {
+                        let tileRow = groupTiles[first] / columns
+                        var end = first
+                        while end < groupTiles.count, groupTiles[end] / columns == tileRow { end += 1 }
+                        for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
+                            for tile in groupTiles[first..<end] {
+                                let left = (tile % columns) * coherentTile
+                                for x in left..<min(width, left + coherentTile) where bits[y * width + x] != 0 {
+                                    pixels.append(y * width + x)
+                                    if let deltaE = deltaECache.deltaE(
+                                        a, b, (y * width + x) * 4, formula: .cie94, unlessBelow: maxDeltaE, labCache: &labCache)
+                                    {
+                                        maxDeltaE = max(maxDeltaE, deltaE)
+                                    }
+                                }
+                            }
+                        }
+                        first = end
+                    }
+                }
+            }
+        }
+        return (DifferenceCluster(pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true), pixels)
     }
 
     /// The tiles of ``coherentTile`` × ``coherentTile`` pixels that hold differing pixels of
