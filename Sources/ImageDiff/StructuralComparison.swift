@@ -222,12 +222,16 @@ package enum StructuralComparison {
         // The candidates' mask is taken out of their result, so that it is changed in place.
         guard var marked = result.mask.take() else { return .counted(result) }
         recompression?.removeExplained(from: &marked)
-        let coherent = asDrawn.map {
-            coherentChanges(in: $0.marked, $0.reference, $0.actual, rule: rule, subpixelText: true, bands: options.bands)
-        } ?? coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
+        let coherent = if let asDrawn {
+            coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
+        } else {
+            coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
+        }
         marked.keepCounted()
+        let (width, height) = (marked.width, marked.height)
+        // Consumed, so that the blends clear the mask in place rather than in a copy.
         let unexplained = withoutNeighbourhoodBlends(
-            marked, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
+            consume marked, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
         var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, bands: options.bands)
         // Another hinting sets text again: words moved along their lines are explained, on a page
         // where that happened on several lines.
@@ -240,7 +244,7 @@ package enum StructuralComparison {
             (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule, bands: options.bands)
         }
         return .clustered(Clusters(
-            candidates: result, width: marked.width, height: marked.height, clusters: clusters, members: members, coherent: coherent.clusters,
+            candidates: result, width: width, height: height, clusters: clusters, members: members, coherent: coherent.clusters,
             coherentMembers: coherent.members))
     }
 
@@ -296,25 +300,22 @@ package enum StructuralComparison {
                 clusters[cluster].pixels += summaries[run].pixels
             }
         }
-        // Every cluster's pixels, laid out one cluster after another in one buffer, then cut.
-        var offsets = [Int](repeating: 0, count: clusters.count + 1)
-        for (cluster, summary) in clusters.enumerated() { offsets[cluster + 1] = offsets[cluster] + summary.pixels }
-        var next = offsets
-        let laidOut = [Int](unsafeUninitializedCapacity: offsets[clusters.count]) { buffer, initialized in
-            candidates.withUnsafeBytes { bits in
-                for y in 0..<height {
-                    for run in rowStarts[y]..<rowStarts[y + 1] {
-                        let cluster = Int(label[run])
-                        for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
-                            buffer[next[cluster]] = index
-                            next[cluster] += 1
-                        }
+        // Every cluster's pixels, each in an array of its exact size, filled in row-major order.
+        var members = clusters.map { cluster in
+            var pixels: [Int] = []
+            pixels.reserveCapacity(cluster.pixels)
+            return pixels
+        }
+        candidates.withUnsafeBytes { bits in
+            for y in 0..<height {
+                for run in rowStarts[y]..<rowStarts[y + 1] {
+                    let cluster = Int(label[run])
+                    for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
+                        members[cluster].append(index)
                     }
                 }
             }
-            initialized = offsets[clusters.count]
         }
-        let members = clusters.indices.map { Array(laidOut[offsets[$0]..<offsets[$0 + 1]]) }
         for cluster in clusters.indices {
             let (pixels, maxDeltaE) = (clusters[cluster].pixels, clusters[cluster].maxDeltaE)
             if pixels < rule.minimumStrongClusterPixels, maxDeltaE >= rule.strongDeltaE {
