@@ -47,9 +47,20 @@ public enum Pipeline {
     public static func compare(
         contentsOf reference: String, _ actual: String, request: ComparisonRequest
     ) throws(ImageFileError) -> PairOutcome {
-        try compare(
-            EncodedImage(contentsOf: reference, limits: request.limits),
-            EncodedImage(contentsOf: actual, limits: request.limits), request: request)
+        let (referenceFile, actualFile) = try readPair(reference, actual, request: request)
+        return try compare(referenceFile, actualFile, request: request)
+    }
+
+    /// Reads both files, on two threads with ``Parallelism/allCores``.
+    ///
+    /// - Throws: ``ImageFileError`` naming the first file, in argument order, that failed.
+    static func readPair(
+        _ reference: String, _ actual: String, request: ComparisonRequest
+    ) throws(ImageFileError) -> (EncodedImage, EncodedImage) {
+        let paths = [reference, actual]
+        return try bothSides(request.parallelism) { side throws(ImageFileError) in
+            try EncodedImage(contentsOf: paths[side], limits: request.limits)
+        }
     }
 
     /// Compares two decoded images and renders the requested outputs: the whole-image route,
@@ -131,17 +142,27 @@ public enum Pipeline {
         _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
     ) throws(ImageFileError) -> (RGBAImage, RGBAImage) {
         let images = [reference, actual]
-        let decoded = DecodedPair()
-        let decode: @Sendable (Int) -> Void = { side in
-            decoded.set(side, Result { () throws(ImageFileError) in
-                try ImageDecoder.decode(images[side].bytes, name: images[side].name, limits: request.limits)
-            })
+        return try bothSides(request.parallelism) { side throws(ImageFileError) in
+            try ImageDecoder.decode(images[side].bytes, name: images[side].name, limits: request.limits)
         }
-        switch request.parallelism {
-        case .allCores: DispatchQueue.concurrentPerform(iterations: 2, execute: decode)
-        case .callingThread: for side in 0..<2 { decode(side) }
+    }
+
+    /// `work` for side 0 (the reference) and side 1 (the actual image), on two threads with
+    /// ``Parallelism/allCores``.
+    ///
+    /// - Throws: the reference's error when both sides failed.
+    private static func bothSides<Value: Sendable>(
+        _ parallelism: Parallelism, _ work: @escaping @Sendable (Int) throws(ImageFileError) -> Value
+    ) throws(ImageFileError) -> (Value, Value) {
+        let results = PairResults<Value>()
+        let run: @Sendable (Int) -> Void = { side in
+            results.set(side, Result { () throws(ImageFileError) in try work(side) })
         }
-        return try decoded.get()
+        switch parallelism {
+        case .allCores: DispatchQueue.concurrentPerform(iterations: 2, execute: run)
+        case .callingThread: for side in 0..<2 { run(side) }
+        }
+        return try results.get()
     }
 
     static func rendersOutputs(for outcome: PairOutcome, _ request: ComparisonRequest) -> Bool {
@@ -264,9 +285,9 @@ public enum Pipeline {
     }
 }
 
-/// The two decodes' results, each written by its own thread into its own slot.
-private final class DecodedPair: @unchecked Sendable {
-    private let results = UnsafeMutablePointer<Result<RGBAImage, ImageFileError>?>.allocate(capacity: 2)
+/// The results for the two sides of a pair, each written by its own thread into its own slot.
+private final class PairResults<Value>: @unchecked Sendable {
+    private let results = UnsafeMutablePointer<Result<Value, ImageFileError>?>.allocate(capacity: 2)
 
     init() { results.initialize(repeating: nil, count: 2) }
 
@@ -275,11 +296,11 @@ private final class DecodedPair: @unchecked Sendable {
         results.deallocate()
     }
 
-    func set(_ side: Int, _ result: Result<RGBAImage, ImageFileError>) { results[side] = result }
+    func set(_ side: Int, _ result: Result<Value, ImageFileError>) { results[side] = result }
 
-    func get() throws(ImageFileError) -> (RGBAImage, RGBAImage) {
+    func get() throws(ImageFileError) -> (Value, Value) {
         guard let first = results[0], let second = results[1] else {
-            preconditionFailure("both sides are decoded before the pair is read")
+            preconditionFailure("both sides are done before the pair is read")
         }
         return (try first.get(), try second.get())
     }
