@@ -98,8 +98,10 @@ enum SSIMCIE94 {
                     let e = neighbourhood.first.colour(x: x), a = neighbourhood.second.colour(x: x)
                     guard e != a, ignored?.contains(x: x, y: y) != true else { continue }
                     let bounds = DeltaEBound.squaredCIE94Range(PlaywrightLab.whiteRatios(e), PlaywrightLab.whiteRatios(a))
-                    let belowLargest = DeltaEBound.isSurelyBelow(largestDeltaE, square: bounds.high)
-                    if !(belowLargest && DeltaEBound.isSurelyAbove(maxDeltaE, square: bounds.low)) {
+                    // Above the threshold and below the largest so far, the exact ΔE would change nothing.
+                    let passesWithoutConversion = DeltaEBound.isSurelyBelow(largestDeltaE, square: bounds.high)
+                        && DeltaEBound.isSurelyAbove(maxDeltaE, square: bounds.low)
+                    if !passesWithoutConversion {
                         guard !DeltaEBound.isSurelyBelow(min(largestDeltaE, maxDeltaE), square: bounds.high) else { continue }
                         let deltaE = PlaywrightLab.deltaE94(labCache.lab(e), labCache.lab(a))
                         largestDeltaE = max(largestDeltaE, deltaE)
