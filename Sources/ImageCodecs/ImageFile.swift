@@ -117,8 +117,28 @@ public enum ImageFile {
 
         let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let temporaryPath = "\(directoryPrefix)\(temporaryPrefix)\(getpid())-\(suffix)"
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
-        guard descriptor >= 0 else { throw writeFailure(errno, path) }
+        try createFile(bytes, at: temporaryPath, namedInErrors: path, durable: durable)
+        return temporaryPath
+    }
+
+    /// Writes `bytes` into a file at `path` that must not exist yet, without a temporary file.
+    ///
+    /// For a folder that only this process writes and that is published whole once complete,
+    /// such as a report's staging folder: there no reader can see a half-written file, and a
+    /// rename per file would only cost time. Nothing is left at `path` on failure, and an
+    /// existing file, link or folder there is never replaced.
+    ///
+    /// - Throws: ``ImageFileError`` with ``ImageCodecError/cannotWrite(_:)``, e.g.
+    ///   "report/index.html: cannot write: file exists".
+    public static func create(_ bytes: [UInt8], at path: String) throws(ImageFileError) {
+        try createFile(bytes, at: path, namedInErrors: path, durable: false)
+    }
+
+    /// Creates `path` (which must not exist), writes `bytes` and closes it; removes it on
+    /// failure. Errors name `shownPath`.
+    private static func createFile(_ bytes: [UInt8], at path: String, namedInErrors shownPath: String, durable: Bool) throws(ImageFileError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard descriptor >= 0 else { throw writeFailure(errno, shownPath) }
 
         var written = 0
         var writeError: Int32 = 0
@@ -137,10 +157,9 @@ public enum ImageFile {
         if durable, writeError == 0, fsync(descriptor) != 0 { writeError = errno }
         if close(descriptor) != 0, writeError == 0 { writeError = errno }
         if writeError != 0 {
-            unlink(temporaryPath)
-            throw writeFailure(writeError, path)
+            unlink(path)
+            throw writeFailure(writeError, shownPath)
         }
-        return temporaryPath
     }
 
     /// Refuses to replace anything at `path` but a regular file.

@@ -260,7 +260,7 @@ struct PairJob: Sendable {
             for (output, name) in [(ReviewOutput.blend, "blend.png"), (.mask, "mask.png")] {
                 guard let bytes = outcome.outputs[output] else { continue }
                 let relative = folder + "/" + name
-                try ImageFile.write(bytes, to: SnapshotFolder.join(stagingDirectory, relative))
+                try ImageFile.create(bytes, at: SnapshotFolder.join(stagingDirectory, relative))
                 if output == .blend { record.outputs.blend = relative } else { record.outputs.mask = relative }
             }
         } catch let error as ImageFileError {
@@ -296,12 +296,7 @@ struct PairJob: Sendable {
     /// `pairs/PATH`, created under the report folder; relative to it.
     func pairFolder(_ path: String) throws(CommandLineError) -> String {
         let folder = "pairs/" + path
-        let absolute = SnapshotFolder.join(stagingDirectory, folder)
-        do {
-            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-        } catch {
-            throw CommandLineError("\(absolute): cannot create the folder")
-        }
+        try SnapshotFolder.createFolder(folder, under: stagingDirectory)
         return folder
     }
 
@@ -310,7 +305,7 @@ struct PairJob: Sendable {
     func copy(_ image: EncodedImage, into folder: String, as name: String) throws(ImageFileError) -> String {
         let ext = SnapshotFolder.pathExtension(image.name).lowercased()
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
-        try ImageFile.write(image.bytes, to: SnapshotFolder.join(stagingDirectory, relative))
+        try ImageFile.create(image.bytes, at: SnapshotFolder.join(stagingDirectory, relative))
         return relative
     }
 }

@@ -187,7 +187,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             let moved = "pairs/" + prefix + path.dropFirst("pairs/".count)
             do {
                 try SnapshotFolder.createFolders(for: moved, under: staging)
-                try ImageFile.write(try ImageFile.read(source), to: SnapshotFolder.join(staging, moved))
+                try ImageFile.create(try ImageFile.read(source), at: SnapshotFolder.join(staging, moved))
             } catch let error as ImageFileError {
                 throw CommandLineError(error.description)
             } catch let error as CommandLineError {

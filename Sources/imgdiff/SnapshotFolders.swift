@@ -142,11 +142,17 @@ enum SnapshotFolder {
         guard status.st_mode & S_IFMT == S_IFDIR else { throw CommandLineError("\(path): not a directory") }
     }
 
-    /// Creates the folders between `root` and the file `relative`, one at a time. A component
-    /// that is a symbolic link or a file is refused: a write under `root` stays inside it.
+    /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
+        try createFolder(relative.split(separator: "/").dropLast().joined(separator: "/"), under: root)
+    }
+
+    /// Creates the folder `relative` under `root` and any of its parents that are missing, one
+    /// at a time. A component that is a symbolic link or a file is refused: a write under `root`
+    /// stays inside it.
+    static func createFolder(_ relative: String, under root: String) throws(CommandLineError) {
         var folder = root
-        for component in relative.split(separator: "/").dropLast() {
+        for component in relative.split(separator: "/") {
             folder = join(folder, String(component))
             var status = stat()
             if lstat(folder, &status) == 0 {

@@ -184,6 +184,25 @@ final class EncoderTests: XCTestCase {
         XCTAssertEqual(try directory.contents(), ["data.bin", "empty"])
     }
 
+    func testCreateWritesANewFileAndNeverReplacesOne() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let bytes = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        try ImageFile.create(bytes, at: directory.path("new.bin"))
+        XCTAssertEqual(try ImageFile.read(directory.path("new.bin")), bytes)
+        XCTAssertThrowsError(try ImageFile.create([9], at: directory.path("new.bin"))) { error in
+            XCTAssertEqual((error as? ImageFileError)?.path, directory.path("new.bin"))
+        }
+        XCTAssertEqual(try ImageFile.read(directory.path("new.bin")), bytes)
+        XCTAssertEqual(symlink(directory.path("new.bin"), directory.path("link.bin")), 0)
+        XCTAssertThrowsError(try ImageFile.create([9], at: directory.path("link.bin")))
+        XCTAssertEqual(try ImageFile.read(directory.path("new.bin")), bytes)
+        XCTAssertThrowsError(try ImageFile.create([9], at: directory.path("missing/x.bin"))) { error in
+            XCTAssertEqual((error as? ImageFileError)?.error, .cannotWrite("no such directory"))
+        }
+        XCTAssertEqual(try directory.contents(), ["link.bin", "new.bin"])
+    }
+
     func testRelativePathsWrite() throws {
         let directory = try TemporaryDirectory()
         defer { directory.cleanUp() }
