@@ -173,7 +173,7 @@ struct ArtifactWriter {
                 let candidate = try? codec.decode(Array(data))
             else { continue }
             if candidate.width == reference.width, candidate.height == reference.height,
-                candidate.pixels == reference.pixels
+                ByteComparison.areEqual(candidate.pixels, reference.pixels)
             {
                 matching.append(String(name.dropLast(suffix.count)))
             }

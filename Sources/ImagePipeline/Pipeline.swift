@@ -174,7 +174,7 @@ public enum Pipeline {
     static func identicalImageSize(
         _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits
     ) throws(ImageFileError) -> ImageSize? {
-        guard reference.bytes.count == actual.bytes.count, !reference.bytes.isEmpty, reference.bytes == actual.bytes else {
+        guard !reference.bytes.isEmpty, ByteComparison.areEqual(reference.bytes, actual.bytes) else {
             return nil
         }
         return try ImageDecoder.structurallyValidPNGSize(reference.bytes, name: reference.name, limits: limits)

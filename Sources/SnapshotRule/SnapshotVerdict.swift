@@ -52,7 +52,7 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
                 "Newly-taken snapshot@\(Self.sizeDescription(actual)) does not match reference@\(Self.sizeDescription(reference)).")
         }
         let old = Premultiplied(reference), new = Premultiplied(actual)
-        if old.bytes == new.bytes { return .passed }
+        if ByteComparison.areEqual(old.bytes, new.bytes) { return .passed }
         if precision >= 1, perceptualPrecision >= 1 {
             return .failed("Newly-taken snapshot does not match reference.")
         }

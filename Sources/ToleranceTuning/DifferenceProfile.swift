@@ -164,7 +164,7 @@ struct ProfileMeasurement {
             maxYIQDeltaBeyondAntialiasing: maxYIQDeltaBeyondAntialiasing,
             antialiasedPixels: antialiasedPixels,
             pixelsLeftAfterAntialiasing: differentPixels - antialiasedPixels,
-            premultipliedEqual: Premultiplied(reference).bytes == Premultiplied(actual).bytes,
+            premultipliedEqual: ByteComparison.areEqual(Premultiplied(reference).bytes, Premultiplied(actual).bytes),
             perceptualFailures: failures)
     }
 

@@ -263,6 +263,32 @@ extension KernelEquivalenceTests {
     /// The recompression signature's vectorized block count equals the plain one, on blocks
     /// that are flat or textured, unchanged, nudged by a level or two (small) or changed more,
     /// in every byte including alpha.
+    func testByteComparisonEqualsArrayEquality() {
+        var generator = SplitMix(seed: 0xB17E5)
+        var (equal, unequal) = (0, 0)
+        for trial in 0..<1200 {
+            // Lengths around the 64-byte step and the 8 KiB block, and far past them.
+            let length = switch trial % 3 {
+            case 0: Int(generator.next() % 200)
+            case 1: 8192 * (1 + Int(generator.next() % 3)) + Int(generator.next() % 130) - 65
+            default: Int(generator.next() % 20_000)
+            }
+            let first = (0..<length).map { _ in generator.nextByte() }
+            var second = first
+            if trial % 4 != 0, length > 0 {
+                let at = Int(generator.next() % UInt64(length))
+                second[at] &+= UInt8(1 + generator.next() % 255)
+            }
+            if trial % 50 == 7 { second.append(generator.nextByte()) }
+            let expected = first == second
+            XCTAssertEqual(ByteComparison.areEqual(first, second), expected, "trial \(trial), length \(length)")
+            XCTAssertEqual(ByteComparison.areEqual(second, first), expected, "trial \(trial), length \(length)")
+            if expected { equal += 1 } else { unequal += 1 }
+        }
+        XCTAssertGreaterThan(equal, 200)
+        XCTAssertGreaterThan(unequal, 600)
+    }
+
     func testVectorizedBlockCountsEqualScalar() {
         var generator = SplitMix(seed: 0x8B10C)
         var seen = RecompressionNoise.BlockCounts()
