@@ -103,14 +103,17 @@ public enum ImageFile {
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
     /// left behind on failure.
     static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {
-        let directoryPrefix: Substring
-        let name: Substring
-        if let slash = path.lastIndex(of: "/") {
-            directoryPrefix = path[...slash]
-            name = path[path.index(after: slash)...]
+        // Scalar by scalar: a name that starts with a combining mark makes one `Character` of
+        // the slash before it.
+        let scalars = path.unicodeScalars
+        let directoryPrefix: String
+        let name: String
+        if let slash = scalars.lastIndex(of: "/") {
+            directoryPrefix = String(String.UnicodeScalarView(scalars[...slash]))
+            name = String(String.UnicodeScalarView(scalars[scalars.index(after: slash)...]))
         } else {
             directoryPrefix = ""
-            name = path[...]
+            name = path
         }
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
         try requireReplaceable(path)
@@ -184,8 +187,9 @@ public enum ImageFile {
             throw writeFailure(code, path)
         }
         if durable {
-            let slash = path.lastIndex(of: "/")
-            let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let scalars = path.unicodeScalars
+            let slash = scalars.lastIndex(of: "/")
+            let folder = slash.map { $0 == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<$0])) } ?? "."
             let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if descriptor >= 0 {
                 let synced = fsync(descriptor) == 0

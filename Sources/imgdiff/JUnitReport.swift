@@ -53,8 +53,8 @@ enum JUnitReport {
     }
 
     static func className(_ path: String) -> String {
-        let folders = path.split(separator: "/").dropLast()
-        return (["imgdiff"] + folders.map { String($0.replacing(".", with: "_")) }).joined(separator: ".")
+        let folders = SnapshotFolder.components(of: path).dropLast()
+        return (["imgdiff"] + folders.map { $0.replacing(".", with: "_") }).joined(separator: ".")
     }
 
     static func seconds(_ value: Double) -> String { PrintfFormat.fixed(value, decimals: 3) }

@@ -144,7 +144,7 @@ enum SnapshotFolder {
 
     /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
-        try createFolder(relative.split(separator: "/").dropLast().joined(separator: "/"), under: root)
+        try createFolder(components(of: relative).dropLast().joined(separator: "/"), under: root)
     }
 
     /// Creates the folder `relative` under `root` and any of its parents that are missing, one
@@ -152,8 +152,8 @@ enum SnapshotFolder {
     /// stays inside it.
     static func createFolder(_ relative: String, under root: String) throws(CommandLineError) {
         var folder = root
-        for component in relative.split(separator: "/") {
-            folder = join(folder, String(component))
+        for component in components(of: relative) {
+            folder = join(folder, component)
             var status = stat()
             if lstat(folder, &status) == 0 {
                 switch status.st_mode & S_IFMT {
@@ -169,21 +169,30 @@ enum SnapshotFolder {
         }
     }
 
-    /// The folder holding `path`, by its text: "." for a bare name, "/" at the root.
-    /// (Foundation's `deletingLastPathComponent` traps on a one-character path on Linux.)
-    static func parent(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    /// The names between the slashes of `path`, empty ones left out. Split on the character
+    /// `/` itself, Unicode scalar by scalar: a name that starts with a combining mark joins the
+    /// slash before it into one `Character`, which `split(separator: "/")` would not split at.
+    static func components(of path: String) -> [String] {
+        path.unicodeScalars.split(separator: "/").map { String(String.UnicodeScalarView($0)) }
     }
 
-    /// The path's last component, trailing slashes aside.
+    /// The folder holding `path`, by its text: "." for a bare name, "/" at the root. Scalar by
+    /// scalar, as ``components(of:)``. (Foundation's `deletingLastPathComponent` traps on a
+    /// one-character path on Linux.)
+    static func parent(of path: String) -> String {
+        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(String.UnicodeScalarView(trimmed[..<slash]))
+    }
+
+    /// The path's last component, trailing slashes aside; scalar by scalar, as
+    /// ``components(of:)``.
     static func lastComponent(_ path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
-        return String(trimmed[trimmed.index(after: slash)...])
+        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(String.UnicodeScalarView(trimmed)) }
+        return String(String.UnicodeScalarView(trimmed[trimmed.index(after: slash)...]))
     }
 
     /// What follows the last dot of the last component; empty without one, or for a name that
@@ -232,21 +241,22 @@ enum SnapshotFolder {
                 }
                 return result
             }
-            guard let slash = existing.lastIndex(of: "/"), existing != "/" else { return absolute }
-            missing.append(String(existing[existing.index(after: slash)...]))
-            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+            let scalars = existing.unicodeScalars
+            guard let slash = scalars.lastIndex(of: "/"), existing != "/" else { return absolute }
+            missing.append(String(String.UnicodeScalarView(scalars[scalars.index(after: slash)...])))
+            existing = slash == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<slash]))
         }
     }
 
     /// The path of `target` relative to the folder `base`, both resolved, with `../` as needed.
     static func relativePath(of target: String, from base: String) -> String {
-        let targetParts = resolved(target).split(separator: "/")
-        let baseParts = resolved(base).split(separator: "/")
+        let targetParts = components(of: resolved(target))
+        let baseParts = components(of: resolved(base))
         var shared = 0
         while shared < min(targetParts.count, baseParts.count), targetParts[shared].utf8.elementsEqual(baseParts[shared].utf8) {
             shared += 1
         }
         let up = Array(repeating: "..", count: baseParts.count - shared)
-        return (up + targetParts[shared...].map(String.init)).joined(separator: "/")
+        return (up + targetParts[shared...]).joined(separator: "/")
     }
 }

@@ -86,6 +86,45 @@ final class FalsePassTests: ReliabilityTestCase {
         XCTAssertEqual(separated.status, 1, "after --, the names compare: " + separated.stderr)
     }
 
+    /// In a subfolder too, a name starting with U+0301 (one `Character` with the slash before
+    /// it) gets its pair folder, its copies and its links: paths split scalar by scalar.
+    func testCombiningMarkNamesInAFolderAreWrittenAndLinked() throws {
+        try place("ref/sub/\u{301}y.png", same)
+        try place("new/sub/\u{301}y.png", changed)
+        try place("ref/sub/\u{301}z.png", same)
+        try place("new/sub/\u{301}z.png", same)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let json = try report(path("out"))
+        XCTAssertEqual(paths(json, "changed").map { Array($0.utf8) }, [Array("sub/\u{301}y.png".utf8)])
+        XCTAssertEqual(paths(json, "passed").map { Array($0.utf8) }, [Array("sub/\u{301}z.png".utf8)])
+        let pairs = try XCTUnwrap(json["pairs"] as? [[String: Any]])
+        let outputs = pairs.flatMap { ($0["outputs"] as? [String: String] ?? [:]).values }
+        XCTAssertEqual(outputs.count, 6, "blend, mask and both copies of the change; both links of the pass")
+        for relative in outputs {
+            XCTAssertNotNil(contents(path("out") + "/" + relative), relative)
+        }
+    }
+
+    /// `compare -o DIR/NAME` for a NAME starting with U+0301 writes its temporary file in DIR:
+    /// split by `Character`, the path's last slash was the one before DIR, and with DIR a link
+    /// to another file system the rename into place failed.
+    func testCombiningMarkOutputIsWrittenThroughALinkToAnotherFileSystem() throws {
+        var workStatus = stat(), shmStatus = stat()
+        try XCTSkipUnless(
+            stat(work.path, &workStatus) == 0 && stat("/dev/shm", &shmStatus) == 0 && workStatus.st_dev != shmStatus.st_dev,
+            "needs /dev/shm on another file system than the test folder")
+        let elsewhere = "/dev/shm/imgdiff-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        try FileManager.default.createSymbolicLink(atPath: path("out"), withDestinationPath: elsewhere)
+        let reference = try place("ref/a.png", same), actual = try place("new/a.png", changed)
+        let output = path("out") + "/\u{301}blend.png"
+        let run = try imgdiff(reference, actual, "-o", output)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertNotNil(contents(output))
+    }
+
     /// A name starting with U+0301 lost its first character and paired with `x.png`.
     func testNameStartingWithACombiningMarkKeepsIt() throws {
         try place("ref/\u{301}x.png", same)
