@@ -144,15 +144,20 @@ enum SnapshotFolder {
 
     /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
-        try createFolder(components(of: relative).dropLast().joined(separator: "/"), under: root)
+        try createFolders(components(of: relative).dropLast(), under: root)
     }
 
     /// Creates the folder `relative` under `root` and any of its parents that are missing, one
     /// at a time. A component that is a symbolic link or a file is refused: a write under `root`
     /// stays inside it.
     static func createFolder(_ relative: String, under root: String) throws(CommandLineError) {
+        try createFolders(components(of: relative), under: root)
+    }
+
+    /// Creates `root/names[0]/names[1]/…` (``createFolder(_:under:)``).
+    private static func createFolders(_ names: some Sequence<String>, under root: String) throws(CommandLineError) {
         var folder = root
-        for component in components(of: relative) {
+        for component in names {
             folder = join(folder, component)
             var status = stat()
             if lstat(folder, &status) == 0 {
@@ -180,8 +185,7 @@ enum SnapshotFolder {
     /// scalar, as ``components(of:)``. (Foundation's `deletingLastPathComponent` traps on a
     /// one-character path on Linux.)
     static func parent(of path: String) -> String {
-        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
-        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         return slash == trimmed.startIndex ? "/" : String(String.UnicodeScalarView(trimmed[..<slash]))
     }
@@ -189,10 +193,16 @@ enum SnapshotFolder {
     /// The path's last component, trailing slashes aside; scalar by scalar, as
     /// ``components(of:)``.
     static func lastComponent(_ path: String) -> String {
-        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
-        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(String.UnicodeScalarView(trimmed)) }
         return String(String.UnicodeScalarView(trimmed[trimmed.index(after: slash)...]))
+    }
+
+    /// The scalars of `path` without its trailing slashes, keeping a lone "/".
+    private static func withoutTrailingSlashes(_ path: String) -> Substring.UnicodeScalarView {
+        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        return trimmed
     }
 
     /// What follows the last dot of the last component; empty without one, or for a name that
