@@ -103,18 +103,7 @@ public enum ImageFile {
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
     /// left behind on failure.
     static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {
-        // Scalar by scalar: a name that starts with a combining mark makes one `Character` of
-        // the slash before it.
-        let scalars = path.unicodeScalars
-        let directoryPrefix: String
-        let name: String
-        if let slash = scalars.lastIndex(of: "/") {
-            directoryPrefix = String(String.UnicodeScalarView(scalars[...slash]))
-            name = String(String.UnicodeScalarView(scalars[scalars.index(after: slash)...]))
-        } else {
-            directoryPrefix = ""
-            name = path
-        }
+        let (directoryPrefix, name) = PathText.splitAfterLastSlash(path)
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
         try requireReplaceable(path)
 
@@ -187,10 +176,7 @@ public enum ImageFile {
             throw writeFailure(code, path)
         }
         if durable {
-            let scalars = path.unicodeScalars
-            let slash = scalars.lastIndex(of: "/")
-            let folder = slash.map { $0 == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<$0])) } ?? "."
-            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let descriptor = open(PathText.parent(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if descriptor >= 0 {
                 let synced = fsync(descriptor) == 0
                 let code = errno

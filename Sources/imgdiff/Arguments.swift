@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ImageCodecs
 import ImageDiff
 
 /// `--metric NAME`, at the metric's default threshold until `--threshold` sets it.
@@ -122,8 +123,7 @@ enum RawArguments {
     /// `-x.png`, `-dir/x.png`: one dash, then a name with a known image extension or a `/`.
     static func looksLikeFileName(_ argument: String) -> Bool {
         guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 else { return false }
-        if argument.contains("/") { return true }
-        guard let dot = argument.lastIndex(of: ".") else { return false }
-        return SnapshotFolder.imageExtensions.contains(argument[argument.index(after: dot)...].lowercased())
+        if argument.unicodeScalars.contains("/") { return true }
+        return SnapshotFolder.imageExtensions.contains(PathText.pathExtension(argument).lowercased())
     }
 }

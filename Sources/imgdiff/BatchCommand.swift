@@ -127,7 +127,7 @@ struct BatchCommand: AsyncParsableCommand {
     /// when no option sets how pixels are judged.
     func settings() throws(CommandLineError) -> ComparisonSettings? {
         if let settings = try comparison.settings() { return settings }
-        let besideReferences = SnapshotFolder.join(referenceDirectory, ComparisonSettings.defaultFileName)
+        let besideReferences = PathText.join(referenceDirectory, ComparisonSettings.defaultFileName)
         var status = stat()
         guard lstat(besideReferences, &status) == 0 else { return nil }
         if let given = comparison.judgingOptionsGiven.first {
@@ -226,8 +226,8 @@ struct PairJob: Sendable {
     }
 
     func compare(_ path: String) -> PairRecord {
-        let referenceFile = SnapshotFolder.join(referenceDirectory, path)
-        let newFile = SnapshotFolder.join(newDirectory, path)
+        let referenceFile = PathText.join(referenceDirectory, path)
+        let newFile = PathText.join(newDirectory, path)
         func failure(_ message: String) -> PairRecord {
             PairRecord(path: path, status: .error, referenceFile: referenceFile, newFile: newFile, error: message)
         }
@@ -260,7 +260,7 @@ struct PairJob: Sendable {
             for (output, name) in [(ReviewOutput.blend, "blend.png"), (.mask, "mask.png")] {
                 guard let bytes = outcome.outputs[output] else { continue }
                 let relative = folder + "/" + name
-                try ImageFile.create(bytes, at: SnapshotFolder.join(stagingDirectory, relative))
+                try ImageFile.create(bytes, at: PathText.join(stagingDirectory, relative))
                 if output == .blend { record.outputs.blend = relative } else { record.outputs.mask = relative }
             }
         } catch let error as ImageFileError {
@@ -275,7 +275,7 @@ struct PairJob: Sendable {
 
     /// A new or deleted pair: a copy of its one image.
     func single(_ path: String, status: PairStatus) -> PairRecord {
-        let file = SnapshotFolder.join(status == .new ? newDirectory : referenceDirectory, path)
+        let file = PathText.join(status == .new ? newDirectory : referenceDirectory, path)
         var record = PairRecord(
             path: path, status: status,
             referenceFile: status == .deleted ? file : nil, newFile: status == .new ? file : nil)
@@ -303,9 +303,9 @@ struct PairJob: Sendable {
     /// Writes a copy of `image` to `folder/NAME.EXT` (the source's extension); returns the
     /// relative path.
     func copy(_ image: EncodedImage, into folder: String, as name: String) throws(ImageFileError) -> String {
-        let ext = SnapshotFolder.pathExtension(image.name).lowercased()
+        let ext = PathText.pathExtension(image.name).lowercased()
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
-        try ImageFile.create(image.bytes, at: SnapshotFolder.join(stagingDirectory, relative))
+        try ImageFile.create(image.bytes, at: PathText.join(stagingDirectory, relative))
         return relative
     }
 }

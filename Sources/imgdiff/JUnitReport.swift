@@ -1,3 +1,4 @@
+import ImageCodecs
 import ImageDiff
 
 /// `junit.xml`: one test case per pair, in the Ant/Jenkins JUnit format CI systems read.
@@ -53,7 +54,7 @@ enum JUnitReport {
     }
 
     static func className(_ path: String) -> String {
-        let folders = SnapshotFolder.components(of: path).dropLast()
+        let folders = PathText.components(of: path).dropLast()
         return (["imgdiff"] + folders.map { $0.replacing(".", with: "_") }).joined(separator: ".")
     }
 

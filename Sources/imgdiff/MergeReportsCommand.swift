@@ -102,7 +102,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
     }
 
     func read(_ folder: String) throws(CommandLineError) -> BatchReport {
-        let path = SnapshotFolder.join(folder, "report.json")
+        let path = PathText.join(folder, "report.json")
         let bytes: [UInt8]
         do {
             bytes = try ImageFile.read(path)
@@ -181,13 +181,13 @@ struct MergeReportsCommand: AsyncParsableCommand {
         func move(_ path: String?) throws(CommandLineError) -> String? {
             guard let path else { return nil }
             guard path.hasPrefix("pairs/") else {
-                return SnapshotFolder.relativePath(of: SnapshotFolder.join(folder, path), from: outputDirectory)
+                return SnapshotFolder.relativePath(of: PathText.join(folder, path), from: outputDirectory)
             }
-            let source = SnapshotFolder.join(folder, path)
+            let source = PathText.join(folder, path)
             let moved = "pairs/" + prefix + path.dropFirst("pairs/".count)
             do {
                 try SnapshotFolder.createFolders(for: moved, under: staging)
-                try ImageFile.create(try ImageFile.read(source), at: SnapshotFolder.join(staging, moved))
+                try ImageFile.create(try ImageFile.read(source), at: PathText.join(staging, moved))
             } catch let error as ImageFileError {
                 throw CommandLineError(error.description)
             } catch let error as CommandLineError {

@@ -6,9 +6,9 @@ extension BatchReport {
     /// has none of them yet.
     func write(into folder: String) throws(CommandLineError) {
         do {
-            try ImageFile.create(Array(try json()), at: SnapshotFolder.join(folder, "report.json"))
-            try ImageFile.create(Array(JUnitReport.render(self).utf8), at: SnapshotFolder.join(folder, "junit.xml"))
-            try ImageFile.create(Array(try HTMLReport.render(self).utf8), at: SnapshotFolder.join(folder, "index.html"))
+            try ImageFile.create(Array(try json()), at: PathText.join(folder, "report.json"))
+            try ImageFile.create(Array(JUnitReport.render(self).utf8), at: PathText.join(folder, "junit.xml"))
+            try ImageFile.create(Array(try HTMLReport.render(self).utf8), at: PathText.join(folder, "index.html"))
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)
         } catch {
@@ -26,7 +26,7 @@ extension BatchReport {
             if let error = pair.error { Console.error(error) }
         }
         let s = summary
-        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(SnapshotFolder.join(reportFolder, "index.html"))")
+        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(PathText.join(reportFolder, "index.html"))")
     }
 
     /// Copies the new images of changed and new pairs over the references, each synced to disk
@@ -38,8 +38,8 @@ extension BatchReport {
     func approve() -> Int32 {
         var failed = summary.errors > 0
         for pair in pairs where pair.status == .changed || pair.status == .new {
-            let source = SnapshotFolder.join(newDirectory, pair.path)
-            let destination = SnapshotFolder.join(referenceDirectory, pair.path)
+            let source = PathText.join(newDirectory, pair.path)
+            let destination = PathText.join(referenceDirectory, pair.path)
             do {
                 let bytes = try ImageFile.read(source)
                 try SnapshotFolder.createFolders(for: pair.path, under: referenceDirectory)
@@ -57,7 +57,7 @@ extension BatchReport {
             }
         }
         for path in deleted {
-            Console.line("not approved: \(path) is deleted; remove \(SnapshotFolder.join(referenceDirectory, path)) yourself if that is intended")
+            Console.line("not approved: \(path) is deleted; remove \(PathText.join(referenceDirectory, path)) yourself if that is intended")
         }
         if failed { return 2 }
         return deleted.isEmpty ? 0 : 1

@@ -35,7 +35,7 @@ struct ReportFolder {
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
         place = URL(fileURLWithPath: destination).standardizedFileURL.path
-        let parentFolder = SnapshotFolder.parent(of: place)
+        let parentFolder = PathText.parent(of: place)
         try Self.requireReplaceable(place, as: destination)
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
@@ -44,7 +44,7 @@ struct ReportFolder {
         }
         Self.removeAbandonedStagingFolders(in: parentFolder)
         let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        staging = SnapshotFolder.join(parentFolder, name)
+        staging = PathText.join(parentFolder, name)
         guard mkdir(staging, 0o777) == 0 else {
             throw CommandLineError("\(destination): cannot create the report folder (\(ImageFile.systemMessage(errno)))")
         }
@@ -78,7 +78,7 @@ struct ReportFolder {
     private static func removeAbandonedStagingFolders(in parent: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
-            let path = SnapshotFolder.join(parent, name)
+            let path = PathText.join(parent, name)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
             try? FileManager.default.removeItem(atPath: path)

@@ -177,7 +177,7 @@ struct PendingReview: Encodable {
         do {
             let bytes = try ImageFile.read(new)
             _ = try ImageDecoder.decode(bytes, name: new)
-            let folder = SnapshotFolder.parent(of: reference)
+            let folder = PathText.parent(of: reference)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try ImageFile.write(bytes, to: reference, durable: true)
         } catch let error as ImageFileError {
@@ -201,10 +201,10 @@ struct PendingReview: Encodable {
         }
         var found: [PendingReview] = []
         for relative in relativePaths {
-            let path = SnapshotFolder.join(root, relative)
+            let path = PathText.join(root, relative)
             if relative.hasSuffix(ReviewEntry.suffix) {
                 found += snapshotFailure(path)
-            } else if SnapshotFolder.lastComponent(relative) == "report.json" {
+            } else if PathText.lastComponent(relative) == "report.json" {
                 found += batchFailures(path)
             }
         }
@@ -220,8 +220,8 @@ struct PendingReview: Encodable {
         while let relative = pending.popLast() {
             found.append(relative)
             var status = stat()
-            guard lstat(SnapshotFolder.join(root, relative), &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
-                let names = try? FileManager.default.contentsOfDirectory(atPath: SnapshotFolder.join(root, relative))
+            guard lstat(PathText.join(root, relative), &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+                let names = try? FileManager.default.contentsOfDirectory(atPath: PathText.join(root, relative))
             else { continue }
             pending += names.map { relative + "/" + $0 }
         }
@@ -233,7 +233,7 @@ struct PendingReview: Encodable {
             Console.warning("\(path): not an imgdiff review entry; skipped")
             return []
         }
-        let name = String(SnapshotFolder.lastComponent(path).dropLast(ReviewEntry.suffix.count))
+        let name = String(PathText.lastComponent(path).dropLast(ReviewEntry.suffix.count))
         return [PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
             summary: entry.summary, entry: path)]
@@ -265,8 +265,8 @@ struct PendingReview: Encodable {
         else { return [] }
         return report.pairs.compactMap { pair in
             guard pair.status == "changed" || pair.status == "new" else { return nil }
-            let reference = pair.referenceFile ?? SnapshotFolder.join(report.referenceDirectory, pair.path)
-            let new = pair.newFile ?? SnapshotFolder.join(report.newDirectory, pair.path)
+            let reference = pair.referenceFile ?? PathText.join(report.referenceDirectory, pair.path)
+            let new = pair.newFile ?? PathText.join(report.newDirectory, pair.path)
             if let a = FileManager.default.contents(atPath: reference), let b = FileManager.default.contents(atPath: new), a == b {
                 return nil
             }

@@ -105,7 +105,7 @@ enum SnapshotFolder {
             guard let name = String(validating: nameBytes, as: UTF8.self) else {
                 let shown = TerminalText.escaped(bytes: nameBytes)
                 throw CommandLineError(
-                    "\(join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
+                    "\(PathText.join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
             if isFolder {
                 let identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
@@ -116,7 +116,7 @@ enum SnapshotFolder {
         }
         for subfolder in subfolders {
             try walk(
-                folder: join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors, into: &files)
+                folder: PathText.join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors, into: &files)
         }
     }
 
@@ -144,21 +144,21 @@ enum SnapshotFolder {
 
     /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
-        try createFolders(components(of: relative).dropLast(), under: root)
+        try createFolders(PathText.components(of: relative).dropLast(), under: root)
     }
 
     /// Creates the folder `relative` under `root` and any of its parents that are missing, one
     /// at a time. A component that is a symbolic link or a file is refused: a write under `root`
     /// stays inside it.
     static func createFolder(_ relative: String, under root: String) throws(CommandLineError) {
-        try createFolders(components(of: relative), under: root)
+        try createFolders(PathText.components(of: relative), under: root)
     }
 
     /// Creates `root/names[0]/names[1]/…` (``createFolder(_:under:)``).
     private static func createFolders(_ names: some Sequence<String>, under root: String) throws(CommandLineError) {
         var folder = root
         for component in names {
-            folder = join(folder, component)
+            folder = PathText.join(folder, component)
             var status = stat()
             if lstat(folder, &status) == 0 {
                 switch status.st_mode & S_IFMT {
@@ -174,60 +174,16 @@ enum SnapshotFolder {
         }
     }
 
-    /// The names between the slashes of `path`, empty ones left out. Split on the character
-    /// `/` itself, Unicode scalar by scalar: a name that starts with a combining mark joins the
-    /// slash before it into one `Character`, which `split(separator: "/")` would not split at.
-    static func components(of path: String) -> [String] {
-        path.unicodeScalars.split(separator: "/").map { String(String.UnicodeScalarView($0)) }
-    }
-
-    /// The folder holding `path`, by its text: "." for a bare name, "/" at the root. Scalar by
-    /// scalar, as ``components(of:)``. (Foundation's `deletingLastPathComponent` traps on a
-    /// one-character path on Linux.)
-    static func parent(of path: String) -> String {
-        let trimmed = withoutTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(String.UnicodeScalarView(trimmed[..<slash]))
-    }
-
-    /// The path's last component, trailing slashes aside; scalar by scalar, as
-    /// ``components(of:)``.
-    static func lastComponent(_ path: String) -> String {
-        let trimmed = withoutTrailingSlashes(path)
-        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(String.UnicodeScalarView(trimmed)) }
-        return String(String.UnicodeScalarView(trimmed[trimmed.index(after: slash)...]))
-    }
-
-    /// The scalars of `path` without its trailing slashes, keeping a lone "/".
-    private static func withoutTrailingSlashes(_ path: String) -> Substring.UnicodeScalarView {
-        var trimmed = Substring.UnicodeScalarView(path.unicodeScalars)
-        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
-        return trimmed
-    }
-
-    /// What follows the last dot of the last component; empty without one, or for a name that
-    /// only starts with a dot.
-    static func pathExtension(_ path: String) -> String {
-        let name = lastComponent(path)
-        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
-    }
-
     /// Whether `path` names a directory, following symbolic links.
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// `base/relative`, without doubling a trailing slash.
-    static func join(_ base: String, _ relative: String) -> String {
-        base.hasSuffix("/") ? base + relative : base + "/" + relative
-    }
-
     /// Whether `inner` is `outer` or lies inside it, after resolving both (see ``resolved(_:)``).
     static func isSameOrInside(_ inner: String, _ outer: String) -> Bool {
         let innerPath = resolved(inner), outerPath = resolved(outer)
-        let outerFolder = outerPath.hasSuffix("/") ? outerPath : outerPath + "/"
+        let outerFolder = PathText.endsWithSlash(outerPath) ? outerPath : outerPath + "/"
         return innerPath.utf8.elementsEqual(outerPath.utf8) || innerPath.utf8.starts(with: outerFolder.utf8)
     }
 
@@ -235,7 +191,7 @@ enum SnapshotFolder {
     /// components do not exist yet: the longest existing prefix is resolved by the system, and
     /// the rest appended.
     static func resolved(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = PathText.isAbsolute(path) ? path : FileManager.default.currentDirectoryPath + "/" + path
         var existing = absolute
         var missing: [String] = []
         while true {
@@ -245,23 +201,23 @@ enum SnapshotFolder {
                 for component in missing.reversed() {
                     switch component {
                     case "", ".": continue
-                    case "..": result = parent(of: result)
-                    default: result = join(result, component)
+                    case "..": result = PathText.parent(of: result)
+                    default: result = PathText.join(result, component)
                     }
                 }
                 return result
             }
-            let scalars = existing.unicodeScalars
-            guard let slash = scalars.lastIndex(of: "/"), existing != "/" else { return absolute }
-            missing.append(String(String.UnicodeScalarView(scalars[scalars.index(after: slash)...])))
-            existing = slash == scalars.startIndex ? "/" : String(String.UnicodeScalarView(scalars[..<slash]))
+            let (folder, name) = PathText.splitAfterLastSlash(existing)
+            guard !folder.isEmpty, existing != "/" else { return absolute }
+            missing.append(name)
+            existing = folder == "/" ? "/" : String(String.UnicodeScalarView(folder.unicodeScalars.dropLast()))
         }
     }
 
     /// The path of `target` relative to the folder `base`, both resolved, with `../` as needed.
     static func relativePath(of target: String, from base: String) -> String {
-        let targetParts = components(of: resolved(target))
-        let baseParts = components(of: resolved(base))
+        let targetParts = PathText.components(of: resolved(target))
+        let baseParts = PathText.components(of: resolved(base))
         var shared = 0
         while shared < min(targetParts.count, baseParts.count), targetParts[shared].utf8.elementsEqual(baseParts[shared].utf8) {
             shared += 1

@@ -155,7 +155,7 @@ struct TuneCommand: AsyncParsableCommand {
     /// making canaries from the first ``canaryPairs`` noise pairs.
     func measure(_ directory: String, label: PairEvaluation.Label) async throws(CommandLineError) -> [MeasuredPair] {
         try SnapshotFolder.requireDirectory(directory)
-        let referenceRoot = SnapshotFolder.join(directory, "ref"), newRoot = SnapshotFolder.join(directory, "new")
+        let referenceRoot = PathText.join(directory, "ref"), newRoot = PathText.join(directory, "new")
         for root in [referenceRoot, newRoot] {
             guard SnapshotFolder.isDirectory(root) else {
                 throw CommandLineError("\(directory): expected the folders ref/ and new/ inside (see 'imgdiff tune --help')")
@@ -163,17 +163,17 @@ struct TuneCommand: AsyncParsableCommand {
         }
         let pairing = try FolderPairing(reference: referenceRoot, new: newRoot)
         for path in pairing.onlyInReference {
-            warn("\(SnapshotFolder.join(referenceRoot, path)): no counterpart in \(newRoot); skipped")
+            warn("\(PathText.join(referenceRoot, path)): no counterpart in \(newRoot); skipped")
         }
         for path in pairing.onlyInNew {
-            warn("\(SnapshotFolder.join(newRoot, path)): no counterpart in \(referenceRoot); skipped")
+            warn("\(PathText.join(newRoot, path)): no counterpart in \(referenceRoot); skipped")
         }
         let canarySources = label == .noise ? Set(Self.spread(pairing.common, count: canaryPairs)) : []
         var progress = ProgressLine(total: pairing.common.count, noun: "pairs")
         let limits = limits.decodingLimits
         let results = await mapConcurrently(pairing.common, jobs: jobs ?? defaultJobCount, progress: &progress) {
             path -> Result<MeasuredPair, CommandLineError> in
-            let referenceFile = SnapshotFolder.join(referenceRoot, path), newFile = SnapshotFolder.join(newRoot, path)
+            let referenceFile = PathText.join(referenceRoot, path), newFile = PathText.join(newRoot, path)
             do throws(ImageFileError) {
                 let (reference, actual) = try Pipeline.decodePair(
                     EncodedImage(contentsOf: referenceFile, limits: limits), EncodedImage(contentsOf: newFile, limits: limits),
