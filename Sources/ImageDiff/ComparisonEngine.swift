@@ -275,14 +275,14 @@ struct PixelJudge {
         let rowBytes = width * 4
         for y in rows {
             let rowStart = y * rowBytes
-            if ignored == nil && rowsEqual(a + rowStart, b + rowStart, count: rowBytes) {
+            if ignored == nil && ByteComparison.areEqual(a + rowStart, b + rowStart, count: rowBytes) {
                 statistics.histogram[0] += width
                 continue
             }
             var x = 0
             while x + 8 <= width {
                 let offset = rowStart + x * 4
-                if rowsEqual(a + offset, b + offset, count: 32) {
+                if ByteComparison.areEqual(a + offset, b + offset, count: 32) {
                     countEqualRun(x: x, y: y, length: 8)
                 } else {
                     for pixel in x..<(x + 8) { judge(x: pixel, y: y) }
@@ -465,26 +465,6 @@ extension Optional where Wrapped == DifferenceMask {
         defer { self = mask }
         return mask.withUnsafeMutableBytes { body($0) }
     }
-}
-
-/// Whether `count` bytes at two addresses are equal.
-@inline(__always)
-package func rowsEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
-    let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-    var offset = 0
-    while offset + 32 <= count {
-        let x0 = rawA.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        let x1 = rawA.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-        let x2 = rawA.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
-        let x3 = rawA.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self) ^ rawB.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
-        if (x0 | x1 | x2 | x3) != 0 { return false }
-        offset += 32
-    }
-    while offset < count {
-        if a[offset] != b[offset] { return false }
-        offset += 1
-    }
-    return true
 }
 
 extension DiffResult {

@@ -559,7 +559,7 @@ public enum ImageMagickCompare {
                     failure.pixels.withUnsafeBufferPointer { failBuffer in
                         guard let ref = refBuffer.baseAddress, let fail = failBuffer.baseAddress else { return }
                         let p = ref + y * reference.width * 4, q = fail + y * failure.width * 4
-                        if rowsEqual(p, q, count: overlap * 4) { return }
+                        if ByteComparison.areEqual(p, q, count: overlap * 4) { return }
                         for column in 0..<overlap {
                             let k = column * 4
                             if premultiplies && (p[k + 3] != 255 || q[k + 3] != 255) {

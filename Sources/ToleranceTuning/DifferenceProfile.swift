@@ -105,7 +105,7 @@ struct ProfileMeasurement {
                 guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return }
                 for y in 0..<height {
                     let rowStart = y * width * 4
-                    if rowsEqual(a + rowStart, b + rowStart, count: width * 4) {
+                    if ByteComparison.areEqual(a + rowStart, b + rowStart, count: width * 4) {
                         histogram[0] += width
                         continue
                     }

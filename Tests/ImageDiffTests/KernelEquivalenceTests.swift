@@ -260,9 +260,9 @@ extension KernelEquivalenceTests {
 }
 
 extension KernelEquivalenceTests {
-    /// The recompression signature's vectorized block count equals the plain one, on blocks
-    /// that are flat or textured, unchanged, nudged by a level or two (small) or changed more,
-    /// in every byte including alpha.
+    /// The byte comparison (64-byte steps checked every 8 KiB, then 32-, 8- and 1-byte tails)
+    /// equals the stdlib's `==` on buffers of every length around its steps, equal or with one
+    /// byte changed anywhere, or one buffer a byte longer.
     func testByteComparisonEqualsArrayEquality() {
         var generator = SplitMix(seed: 0xB17E5)
         var (equal, unequal) = (0, 0)
@@ -287,8 +287,21 @@ extension KernelEquivalenceTests {
         }
         XCTAssertGreaterThan(equal, 200)
         XCTAssertGreaterThan(unequal, 600)
+        // Every length through two 64-byte steps and every tail, a difference at every byte.
+        for length in 0...160 {
+            let first = (0..<length).map { _ in generator.nextByte() }
+            XCTAssertTrue(ByteComparison.areEqual(first, first), "length \(length)")
+            for at in 0..<length {
+                var second = first
+                second[at] &+= 1
+                XCTAssertFalse(ByteComparison.areEqual(first, second), "length \(length), byte \(at)")
+            }
+        }
     }
 
+    /// The recompression signature's vectorized block count equals the plain one, on blocks
+    /// that are flat or textured, unchanged, nudged by a level or two (small) or changed more,
+    /// in every byte including alpha.
     func testVectorizedBlockCountsEqualScalar() {
         var generator = SplitMix(seed: 0x8B10C)
         var seen = RecompressionNoise.BlockCounts()
