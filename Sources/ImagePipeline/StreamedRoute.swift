@@ -13,9 +13,16 @@ import ImageDiff
 /// Asked to hand over, it stops comparing at the first differing pixel and returns both images
 /// whole (``Outcome/decoded(reference:actual:)``) for the whole-image route.
 enum StreamedRoute {
-    /// Rows a band decodes at a time: about a MiB of each image (fewer rounds measured faster
-    /// than half a MiB on cypress, the same on syn-4k).
+    /// Bytes of each image a band decodes at a time when its two images decode on two cores, or
+    /// an overlay is deflated: about a MiB (fewer rounds measured faster than half a MiB on
+    /// cypress, the same on syn-4k; a quarter MiB took 1.07x and 1.14x the time on syn-4k and
+    /// syn-8k). The whole-image route deflates its blend in the pieces these bands make
+    /// (``overlayPieces(width:height:)``), so an overlay always uses them.
     static let bandBytes = 1 << 20
+    /// Bytes a band decodes when one core runs the whole pair with no overlay (batch's
+    /// workers): the four slots then stay near the core's L2 between decoding a band and
+    /// judging it. Batch took 0.94x the time on bench-batch's reencoded suite.
+    static let oneCoreBandBytes = 1 << 18
 
     /// The overlay's settings; the alpha-ness of both images comes from their streams.
     struct Overlay {
@@ -29,10 +36,13 @@ enum StreamedRoute {
     /// - Returns: nil when the streamed route does not apply: a file that is not an 8-bit RGB
     ///   or RGBA non-interlaced PNG, sizes that differ, or ImageMagick's AE count.
     /// - Throws: ``ImageFileError`` naming the broken file, or the one beyond `limits`.
+    /// `bandBytes`, when given, replaces ``bandBytes`` or ``oneCoreBandBytes``; no result
+    /// depends on it, and an overlay's bytes only through ``overlayPieces(width:height:)``.
     static func run(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, limits: DecodingLimits,
-        overlay: Overlay?, parallelism: Parallelism, handsOverOnDifference: Bool = false, bandBytes: Int = bandBytes
+        overlay: Overlay?, parallelism: Parallelism, handsOverOnDifference: Bool = false, bandBytes: Int? = nil
     ) throws(ImageFileError) -> Outcome? {
+        let bandBytes = bandBytes ?? (overlay == nil && parallelism == .callingThread ? oneCoreBandBytes : Self.bandBytes)
         if let overlay { precondition((0...3).contains(overlay.level), "compression level \(overlay.level) is not in 0…3") }
         return try reference.bytes.withUnsafeBufferPointer { referenceBytes throws(ImageFileError) in
             try actual.bytes.withUnsafeBufferPointer { actualBytes throws(ImageFileError) in
