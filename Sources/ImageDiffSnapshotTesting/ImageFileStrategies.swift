@@ -52,7 +52,7 @@ enum SnapshotInput {
         do {
             return try ImageDecoder.decode(contentsOf: path)
         } catch {
-            let location = path.hasPrefix("/") ? "" : " (relative to \(FileManager.default.currentDirectoryPath))"
+            let location = PathText.isAbsolute(path) ? "" : " (relative to \(FileManager.default.currentDirectoryPath))"
             return failed("imgdiff: \(error.description)\(location); the snapshot is empty")
         }
     }

@@ -31,13 +31,13 @@ enum StreamedRoute {
     }
 
     /// Compares the PNG files' bytes, with ImageMagick's review overlay (``ImageMagickBlend``)
-    /// as a PNG file's bytes when `overlay` is set.
+    /// as a PNG file's bytes when `overlay` is set. `bandBytes`, when given, replaces
+    /// ``bandBytes`` or ``oneCoreBandBytes``; no result depends on it, and an overlay's bytes
+    /// only through ``overlayPieces(width:height:)``.
     ///
     /// - Returns: nil when the streamed route does not apply: a file that is not an 8-bit RGB
     ///   or RGBA non-interlaced PNG, sizes that differ, or ImageMagick's AE count.
     /// - Throws: ``ImageFileError`` naming the broken file, or the one beyond `limits`.
-    /// `bandBytes`, when given, replaces ``bandBytes`` or ``oneCoreBandBytes``; no result
-    /// depends on it, and an overlay's bytes only through ``overlayPieces(width:height:)``.
     static func run(
         _ reference: EncodedImage, _ actual: EncodedImage, options: ComparisonOptions, limits: DecodingLimits,
         overlay: Overlay?, parallelism: Parallelism, handsOverOnDifference: Bool = false, bandBytes: Int? = nil
