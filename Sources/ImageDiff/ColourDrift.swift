@@ -185,45 +185,42 @@ struct ColourDrift {
         let opaqueAlpha = UInt32(0xFF) << 24
         let checksAlpha = reference.hasAlpha || actual.hasAlpha
         let bands = RowBands.count(height: height, requested: bands)
-        var perBand = [(counts: PairCounts, opaque: Bool)](repeating: (PairCounts(), true), count: bands)
-        reference.pixels.withUnsafeBytes { a in
+        let perBand = reference.pixels.withUnsafeBytes { a in
             actual.pixels.withUnsafeBytes { b in
-                perBand.withUnsafeMutableBufferPointer { perBand in
-                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), perBand))
-                    RowBands.forEach(height: height, bands: bands) { band, rows in
-                        let (a, b, perBand) = shared.value
-                        var counts = PairCounts()
-                        var alpha = UInt32.max
-                        for y in rows {
-                            if checksAlpha {
-                                for index in (y * width)..<(y * width + width) { alpha &= a[index] & b[index] }
-                            }
-                            guard y > 0, y < height - 1 else { continue }
-                            var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
-                            var index = y * width + 1
-                            let end = y * width + width - 1
-                            while index < end {
-                                if run.pixels > 0, index + 8 <= end, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
-                                    run.pixels += 8
-                                    index += 8
-                                    continue
-                                }
-                                defer { index += 1 }
-                                let centre = a[index]
-                                guard (centre == a[index - 1] && centre == a[index + 1])
-                                    || (centre == a[index - width] && centre == a[index + width])
-                                else { continue }
-                                let new = b[index]
-                                if centre != run.reference || new != run.actual {
-                                    if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
-                                    run = (centre, new, 0)
-                                }
-                                run.pixels += 1
-                            }
-                            if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
+                let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self)))
+                return RowBands.map(height: height, bands: bands) { _, rows in
+                    let (a, b) = shared.value
+                    var counts = PairCounts()
+                    var alpha = UInt32.max
+                    for y in rows {
+                        if checksAlpha {
+                            for index in (y * width)..<(y * width + width) { alpha &= a[index] & b[index] }
                         }
-                        perBand[band] = (counts, alpha & opaqueAlpha == opaqueAlpha)
+                        guard y > 0, y < height - 1 else { continue }
+                        var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
+                        var index = y * width + 1
+                        let end = y * width + width - 1
+                        while index < end {
+                            if run.pixels > 0, index + 8 <= end, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
+                                run.pixels += 8
+                                index += 8
+                                continue
+                            }
+                            defer { index += 1 }
+                            let centre = a[index]
+                            guard (centre == a[index - 1] && centre == a[index + 1])
+                                || (centre == a[index - width] && centre == a[index + width])
+                            else { continue }
+                            let new = b[index]
+                            if centre != run.reference || new != run.actual {
+                                if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
+                                run = (centre, new, 0)
+                            }
+                            run.pixels += 1
+                        }
+                        if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
                     }
+                    return (counts: counts, opaque: alpha & opaqueAlpha == opaqueAlpha)
                 }
             }
         }

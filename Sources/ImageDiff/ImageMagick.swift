@@ -416,23 +416,20 @@ public enum ImageMagickCompare {
         }
         let test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
         let bandCount = RowBands.count(height: height, bytesPerRow: width * 8)
-        var bands = [(count: Int, box: PixelRect?)](repeating: (0, nil), count: max(1, min(bandCount, height)))
-        mask.withMaskPointer { maskPointer in
-            bands.withUnsafeMutableBufferPointer { results in
-                let shared = UncheckedSendable((maskPointer, results.baseAddress))
-                RowBands.forEach(height: height, bands: bandCount) { band, rows in
-                    let (maskPointer, results) = shared.value
-                    var count = 0
-                    var box: PixelRect?
-                    for y in rows {
-                        test.forEachDifference(inRow: y, width: width) { x in
-                            count += 1
-                            maskPointer?[y * width + x] = 1
-                            box.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
-                        }
+        let bands = mask.withMaskPointer { maskPointer in
+            let shared = UncheckedSendable(maskPointer)
+            return RowBands.map(height: height, bands: bandCount) { _, rows in
+                let maskPointer = shared.value
+                var count = 0
+                var box: PixelRect?
+                for y in rows {
+                    test.forEachDifference(inRow: y, width: width) { x in
+                        count += 1
+                        maskPointer?[y * width + x] = 1
+                        box.formUnion(PixelRect(minX: x, minY: y, maxX: x, maxY: y))
                     }
-                    results?[band] = (count, box)
                 }
+                return (count: count, box: box)
             }
         }
         let count = bands.reduce(0) { $0 + $1.count }

@@ -115,19 +115,15 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
     static func sums(_ reference: RGBAImage, _ actual: RGBAImage) -> (absolute: Double, squared: Double, peak: Double, area: Int) {
         let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
         guard reference.pixelCount > 0, actual.pixelCount > 0 else { return (0, 0, 0, width * height) }
-        var totals = [(absolute: Double, squared: Double, peak: Double)](repeating: (0, 0, 0), count: max(1, min(16, height)))
-        totals.withUnsafeMutableBufferPointer { results in
-            let shared = UncheckedSendable(results)
-            RowBands.forEach(height: height, bands: results.count) { band, rows in
-                var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
-                forEachWeightedSample(reference, actual, rows: rows, width: width) { _, p, q in
-                    let e = Q16.scale * abs(p - q)
-                    total.absolute += e
-                    total.squared += e * e
-                    total.peak = max(total.peak, e)
-                }
-                shared.value[band] = total
+        let totals = RowBands.map(height: height, bands: 16) { _, rows in
+            var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
+            forEachWeightedSample(reference, actual, rows: rows, width: width) { _, p, q in
+                let e = Q16.scale * abs(p - q)
+                total.absolute += e
+                total.squared += e * e
+                total.peak = max(total.peak, e)
             }
+            return total
         }
         return (totals.reduce(0) { $0 + $1.absolute }, totals.reduce(0) { $0 + $1.squared },
                 totals.map(\.peak).max() ?? 0, width * height)

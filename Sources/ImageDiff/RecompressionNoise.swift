@@ -88,25 +88,22 @@ struct RecompressionNoise {
         let (width, height, side) = (reference.width, reference.height, blockSide)
         let blockRows = (height + side - 1) / side
         let bands = RowBands.count(height: height, requested: bands)
-        var counts = [BlockCounts](repeating: BlockCounts(), count: bands)
-        reference.pixels.withUnsafeBytes { a in
+        let counts = reference.pixels.withUnsafeBytes { a in
             actual.pixels.withUnsafeBytes { b in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self), counts))
-                    RowBands.forEach(height: blockRows, bands: bands) { band, blockRowRange in
-                        let (a, b, counts) = shared.value
-                        var tally = BlockCounts()
-                        for top in blockRowRange.lazy.map({ $0 * side }) {
-                            let bottom = min(height, top + side)
-                            var left = 0
-                            while left + side <= width {
-                                tally.addBlockVectorized(a, b, width: width, rows: top..<bottom, left: left)
-                                left += side
-                            }
-                            if left < width { tally.addBlock(a, b, width: width, rows: top..<bottom, columns: left..<width) }
+                let shared = UncheckedSendable((a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self)))
+                return RowBands.map(height: blockRows, bands: bands) { _, blockRowRange in
+                    let (a, b) = shared.value
+                    var tally = BlockCounts()
+                    for top in blockRowRange.lazy.map({ $0 * side }) {
+                        let bottom = min(height, top + side)
+                        var left = 0
+                        while left + side <= width {
+                            tally.addBlockVectorized(a, b, width: width, rows: top..<bottom, left: left)
+                            left += side
                         }
-                        counts[band] = tally
+                        if left < width { tally.addBlock(a, b, width: width, rows: top..<bottom, columns: left..<width) }
                     }
+                    return tally
                 }
             }
         }

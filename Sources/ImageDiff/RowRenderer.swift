@@ -68,6 +68,21 @@ package enum RowBands {
         requested > 0 ? requested : max(1, min(8, height / 128))
     }
 
+    /// Runs `body` for each band as ``forEach(height:bands:_:)`` does, and returns what each band
+    /// made, in the order of the bands: one result per band of `max(1, min(bands, height))`.
+    package static func map<BandResult: Sendable>(
+        height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> BandResult
+    ) -> [BandResult] {
+        let bands = max(1, min(bands, height))
+        return [BandResult](unsafeUninitializedCapacity: bands) { results, initializedCount in
+            let slots = UncheckedSendable(results)
+            forEach(height: height, bands: bands) { band, rows in
+                (slots.value.baseAddress! + band).initialize(to: body(band, rows))
+            }
+            initializedCount = bands
+        }
+    }
+
     /// Runs `body` for each band, on the calling thread when there is one band.
     package static func forEach(height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> Void) {
         let bands = max(1, min(bands, height))

@@ -66,12 +66,8 @@ enum SSIMCIE94 {
     static func differingPixels(
         _ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?, bands: Int = 1
     ) -> (counted: [Int], largestDeltaE: Double) {
-        var found = [(counted: [Int], largestDeltaE: Double)](repeating: ([], 0), count: max(1, min(bands, expected.height)))
-        found.withUnsafeMutableBufferPointer { results in
-            let shared = UncheckedSendable(results)
-            RowBands.forEach(height: expected.height, bands: results.count) { band, rows in
-                shared.value[band] = differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored)
-            }
+        let found = RowBands.map(height: expected.height, bands: bands) { _, rows in
+            differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored)
         }
         return (found.flatMap(\.counted), found.map(\.largestDeltaE).max() ?? 0)
     }

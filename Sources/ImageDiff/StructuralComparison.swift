@@ -571,35 +571,33 @@ package enum StructuralComparison {
         let (width, height) = (marked.width, marked.height)
         let rows = (height + coherentTile - 1) / coherentTile
         let bands = max(1, min(bands, rows))
-        var perBand = [[(index: Int, change: TileChange)]](repeating: [], count: bands)
-        marked.withUnsafeBytes { bits in
+        let perBand = marked.withUnsafeBytes { bits in
             reference.pixels.withUnsafeBufferPointer { a in
                 actual.pixels.withUnsafeBufferPointer { b in
-                    perBand.withUnsafeMutableBufferPointer { perBand in
-                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
-                        let shared = UncheckedSendable((a, b, bits, perBand))
-                        RowBands.forEach(height: rows, bands: bands) { band, tileRows in
-                            let (a, b, bits, perBand) = shared.value
-                            var labCache = LabCache()
-                            var rowTiles = [TileChange](repeating: TileChange(), count: columns)
-                            var occupied: [(index: Int, change: TileChange)] = []
-                            for tileRow in tileRows {
-                                for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
-                                    DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
-                                        let index = y * width + x
-                                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
-                                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
-                                            - labCache.lab(r: before.r, g: before.g, b: before.b).l
-                                        rowTiles[x / coherentTile].add(change, x: x, y: y)
-                                    }
-                                }
-                                for column in 0..<columns where rowTiles[column].pixels > 0 {
-                                    occupied.append((tileRow * columns + column, rowTiles[column]))
-                                    rowTiles[column] = TileChange()
+                    let shared = UncheckedSendable((a, b, bits))
+                    return RowBands.map(height: rows, bands: bands) { _, tileRows in
+                        var occupied: [(index: Int, change: TileChange)] = []
+                        guard let a = shared.value.0.baseAddress, let b = shared.value.1.baseAddress,
+                            let bits = shared.value.2.baseAddress
+                        else { return occupied }
+                        var labCache = LabCache()
+                        var rowTiles = [TileChange](repeating: TileChange(), count: columns)
+                        for tileRow in tileRows {
+                            for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
+                                DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                                    let index = y * width + x
+                                    let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                                    let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                                        - labCache.lab(r: before.r, g: before.g, b: before.b).l
+                                    rowTiles[x / coherentTile].add(change, x: x, y: y)
                                 }
                             }
-                            perBand[band] = occupied
+                            for column in 0..<columns where rowTiles[column].pixels > 0 {
+                                occupied.append((tileRow * columns + column, rowTiles[column]))
+                                rowTiles[column] = TileChange()
+                            }
                         }
+                        return occupied
                     }
                 }
             }

@@ -45,27 +45,23 @@ struct SubpixelText {
         else { return nil }
         let (width, height) = (marked.width, marked.height)
         let bands = RowBands.count(height: height, requested: bands)
-        var perBand = [(actual: FringeCount, reference: FringeCount, marked: Int)](
-            repeating: (FringeCount(), FringeCount(), 0), count: bands)
-        reference.pixels.withUnsafeBufferPointer { a in
+        let perBand = reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 marked.withUnsafeBytes { bits in
-                    perBand.withUnsafeMutableBufferPointer { perBand in
-                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return }
-                        let shared = UncheckedSendable((a, b, bits, perBand))
-                        RowBands.forEach(height: height, bands: bands) { band, rows in
-                            let (a, b, bits, perBand) = shared.value
-                            var counts = (actual: FringeCount(), reference: FringeCount(), marked: 0)
-                            for y in rows {
-                                DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
-                                    let index = y * width + x
-                                    counts.marked += 1
-                                    counts.actual.add(Self.fringe(b, over: a, at: index * 4))
-                                    counts.reference.add(Self.fringe(a, over: b, at: index * 4))
-                                }
+                    let shared = UncheckedSendable((a, b, bits))
+                    return RowBands.map(height: height, bands: bands) { band, rows in
+                        let (a, b, bits) = shared.value
+                        var counts = (actual: FringeCount(), reference: FringeCount(), marked: 0)
+                        guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return counts }
+                        for y in rows {
+                            DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                                let index = y * width + x
+                                counts.marked += 1
+                                counts.actual.add(Self.fringe(b, over: a, at: index * 4))
+                                counts.reference.add(Self.fringe(a, over: b, at: index * 4))
                             }
-                            perBand[band] = counts
                         }
+                        return counts
                     }
                 }
             }
