@@ -237,10 +237,7 @@ struct NeighbourhoodRows {
         columnHigh.update(from: columnLow, count: count)
         for y in firstRow..<lastRow {
             let source = image + ((y + 1) * width + first) * 4
-            for i in 0..<count {
-                columnLow[i] = min(columnLow[i], source[i])
-                columnHigh[i] = max(columnHigh[i], source[i])
-            }
+            Self.widen(low: columnLow, high: columnHigh, by: (source, source), count: count)
         }
         // Columns beyond the image repeat its edge ones.
         for margin in 1...radius {
@@ -260,11 +257,32 @@ struct NeighbourhoodRows {
         low.update(from: scratchLow, count: outputCount)
         high.update(from: scratchHigh, count: outputCount)
         for offset in 1...(2 * radius) {
-            let (shiftedLow, shiftedHigh) = (scratchLow + offset * 4, scratchHigh + offset * 4)
-            for i in 0..<outputCount {
-                low[i] = min(low[i], shiftedLow[i])
-                high[i] = max(high[i], shiftedHigh[i])
-            }
+            Self.widen(low: low, high: high, by: (UnsafePointer(scratchLow + offset * 4), UnsafePointer(scratchHigh + offset * 4)), count: outputCount)
+        }
+    }
+
+    /// Lowers each of `count` bytes of `low` to the byte of `sources.low` below it and raises
+    /// each of `high` to the byte of `sources.high` above it, 16 bytes at a time. The compiler
+    /// left the byte loop scalar, the four pointers possibly overlapping.
+    @inline(__always)
+    private static func widen(
+        low: UnsafeMutablePointer<UInt8>, high: UnsafeMutablePointer<UInt8>,
+        by sources: (low: UnsafePointer<UInt8>, high: UnsafePointer<UInt8>), count: Int
+    ) {
+        var i = 0
+        while i + 16 <= count {
+            let lowBytes = UnsafeRawPointer(low + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let highBytes = UnsafeRawPointer(high + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let lowSource = UnsafeRawPointer(sources.low + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            let highSource = UnsafeRawPointer(sources.high + i).loadUnaligned(as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(low + i).storeBytes(of: pointwiseMin(lowBytes, lowSource), as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(high + i).storeBytes(of: pointwiseMax(highBytes, highSource), as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i < count {
+            low[i] = min(low[i], sources.low[i])
+            high[i] = max(high[i], sources.high[i])
+            i += 1
         }
     }
 
