@@ -270,11 +270,14 @@ enum SSIMCIE94 {
         func isFlat(around x: Int) -> Bool {
             let centre = colour(x: x)
             let first = (x + SSIMCIE94.ssimRadius - 1) * 3
-            for start in [above, row, below] {
-                for k in stride(from: start + first, to: start + first + 9, by: 3)
-                where SIMD3(storage[k], storage[k + 1], storage[k + 2]) != centre { return false }
+            // Row by row rather than over an array of the three rows, which was allocated on
+            // every call.
+            func isFlat(rowAt start: Int) -> Bool {
+                stride(from: start + first, to: start + first + 9, by: 3).allSatisfy { k in
+                    SIMD3(storage[k], storage[k + 1], storage[k + 2]) == centre
+                }
             }
-            return true
+            return isFlat(rowAt: above) && isFlat(rowAt: row) && isFlat(rowAt: below)
         }
     }
 
