@@ -34,7 +34,7 @@ struct ImgDiff: AsyncParsableCommand {
         MemoryReuse.keepFreedImageBuffers()
         do {
             try RawArguments.check(RawArguments.current)
-            var command = try parseAsRoot()
+            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -52,6 +52,33 @@ struct ImgDiff: AsyncParsableCommand {
             Console.error("\(message) (see 'imgdiff --help')")
             exitProcess(2)
         }
+    }
+}
+
+extension ImgDiff {
+    /// The command `arguments` name. Arguments that can only mean `compare` are parsed by
+    /// ``CompareCommand`` alone: the root's parse builds the comparison's argument set from its
+    /// option wrappers by reflection again, to learn whether the default or the matched
+    /// subcommand takes all remaining input, and that was about a tenth of a small pair's run.
+    /// Anything else, and anything that parse refuses or reads as another request (help,
+    /// version, completion scripts, every usage error), goes to the root, so that its messages
+    /// and help are the root's.
+    static func parseCommand(_ arguments: [String]) throws -> ParsableCommand {
+        // A help request parses too, as the library's own help command: only a comparison is kept.
+        if let comparison = comparisonArguments(arguments),
+            let command = try? CompareCommand.parseAsRoot(comparison), command is CompareCommand
+        {
+            return command
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// `arguments` without a leading `compare`, when no argument names a subcommand or `help`
+    /// (a file could be called `batch`; then the root decides).
+    static func comparisonArguments(_ arguments: [String]) -> [String]? {
+        let comparison = arguments.first == CompareCommand._commandName ? Array(arguments.dropFirst()) : arguments
+        let commandNames = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        return comparison.contains(where: commandNames.contains) ? nil : comparison
     }
 }
 

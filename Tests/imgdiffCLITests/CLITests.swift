@@ -140,6 +140,34 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// A comparison's arguments are parsed by `compare` alone (the quicker route); help,
+    /// usage errors and arguments that name another command still read as the whole tool's.
+    func testComparisonArgumentsParseAsTheWholeToolWould() throws {
+        let named = try imgdiff("compare", ref, fail, "--json")
+        let implied = try imgdiff(ref, fail, "--json")
+        XCTAssertEqual(named.status, 1)
+        XCTAssertEqual(implied.status, named.status)
+        XCTAssertEqual(implied.stdout, named.stdout)
+        for arguments in [["--help"], ["-h"]] {
+            let help = try imgdiff(arguments)
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdout.contains("USAGE: imgdiff <subcommand>"), help.stdout)
+            XCTAssertTrue(help.stdout.contains("compare (default)"), help.stdout)
+        }
+        for arguments in [[ref, fail, "--help"], ["compare", "--help"], ["compare", ref, fail, "-h"]] {
+            let help = try imgdiff(arguments)
+            XCTAssertEqual(help.status, 0, "\(arguments)")
+            XCTAssertTrue(help.stdout.contains("USAGE: imgdiff compare [<options>] <reference> <actual>"), "\(arguments): \(help.stdout)")
+        }
+        let unknown = try imgdiff(ref, fail, "--no-such-option")
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stderr, "imgdiff: error: Unknown option '--no-such-option' (see 'imgdiff --help')\n")
+        // A third positional argument that names a command is the root's to refuse.
+        let named3 = try imgdiff(ref, fail, "batch")
+        XCTAssertEqual(named3.status, 2)
+        XCTAssertTrue(named3.stderr.hasPrefix("imgdiff: error: "), named3.stderr)
+    }
+
     /// One line on stderr naming the file, exit 2, and no output file left behind.
     func assertError(args: [String], mentions name: String, line: UInt = #line) throws {
         let before = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
