@@ -75,9 +75,10 @@ package enum RowBands {
     ) -> [BandResult] {
         let bands = max(1, min(bands, height))
         return [BandResult](unsafeUninitializedCapacity: bands) { results, initializedCount in
-            let slots = UncheckedSendable(results)
+            guard let first = results.baseAddress else { return }
+            let slots = UncheckedSendable(first)
             forEach(height: height, bands: bands) { band, rows in
-                (slots.value.baseAddress! + band).initialize(to: body(band, rows))
+                (slots.value + band).initialize(to: body(band, rows))
             }
             initializedCount = bands
         }
