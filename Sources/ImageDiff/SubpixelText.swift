@@ -49,7 +49,7 @@ struct SubpixelText {
             actual.pixels.withUnsafeBufferPointer { b in
                 marked.withUnsafeBytes { bits in
                     let shared = UncheckedSendable((a, b, bits))
-                    return RowBands.map(height: height, bands: bands) { band, rows in
+                    return RowBands.map(height: height, bands: bands) { _, rows in
                         let (a, b, bits) = shared.value
                         var counts = (actual: FringeCount(), reference: FringeCount(), marked: 0)
                         guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return counts }
