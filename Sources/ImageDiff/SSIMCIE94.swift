@@ -270,8 +270,8 @@ enum SSIMCIE94 {
         func isFlat(around x: Int) -> Bool {
             let centre = colour(x: x)
             let first = (x + SSIMCIE94.ssimRadius - 1) * 3
-            // Row by row rather than over an array of the three rows, which was allocated on
-            // every call.
+            // Three calls rather than a loop over an array of the rows: the array would be
+            // allocated for every candidate pixel.
             func isFlat(rowAt start: Int) -> Bool {
                 stride(from: start + first, to: start + first + 9, by: 3).allSatisfy { k in
                     SIMD3(storage[k], storage[k + 1], storage[k + 2]) == centre

@@ -570,7 +570,6 @@ package enum StructuralComparison {
     ) -> [(index: Int, change: TileChange)] {
         let (width, height) = (marked.width, marked.height)
         let rows = (height + coherentTile - 1) / coherentTile
-        let bands = max(1, min(bands, rows))
         let perBand = marked.withUnsafeBytes { bits in
             reference.pixels.withUnsafeBufferPointer { a in
                 actual.pixels.withUnsafeBufferPointer { b in
