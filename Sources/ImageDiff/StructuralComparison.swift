@@ -27,8 +27,9 @@
 /// pixel is explained away, the pixels beyond `noiseDeltaE` are also grouped at word scale
 /// (``StructuralComparison/coherentTile``), and a group of at least
 /// `minimumClusterPixels` whose lightness changes nearly all one way (at least
-/// ``StructuralComparison/coherence`` of it), and whose solid pixels (its darkest or its
-/// lightest) moved too, fails the pair as a coherent change: a text colour one step lighter is
+/// ``StructuralComparison/coherence`` of it), and whose solid pixels (those that hold their
+/// lightness along a stem, a line or a fill; its darkest or its lightest) moved too, fails the
+/// pair as a coherent change: a text colour one step lighter is
 /// caught although each of its pixels could be an anti-aliased edge, while other text gamma,
 /// which moves only the partly covered pixels, passes.
 public struct StructuralRule: Sendable, Equatable, Hashable {
@@ -676,48 +677,71 @@ package enum StructuralComparison {
     /// stem three pixels tall.
     static let solidInkPixels = 3
 
-    /// Whether the element's own colour changed, not only its edges: among the reference
-    /// pixels of `box`, those at the darkest or at the lightest lightness (within one L*) mostly
-    /// differ by more than the noise threshold. A new colour moves the solid pixels of the
-    /// element it paints; other anti-aliasing or text gamma moves only the partly covered ones,
-    /// and leaves the ink and the background where they were.
+    /// Whether the element's own colour changed, not only its edges: among the solid reference
+    /// pixels of `box` (``isSolid(_:x:y:width:height:labCache:)``), those at the darkest or at
+    /// the lightest lightness (within one L*) mostly differ by more than the noise threshold. A
+    /// new colour moves the solid pixels of the element it paints; other anti-aliasing, text
+    /// gamma or another rasterizer moves only the partly covered ones, and leaves the ink and
+    /// the background where they were. A stroke no pixel of which is solid (a one-pixel circle,
+    /// covered only in part all round) shows no colour of its own here, and is left to the
+    /// other rules.
     static func movesEndpoint(
         of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
     ) -> Bool {
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                let (width, height) = (reference.width, reference.height)
+                var solid: [Int] = []
                 var (darkest, lightest) = (Double.infinity, -Double.infinity)
                 for y in box.minY...box.maxY {
-                    for x in box.minX...box.maxX {
-                        let c = PixelDelta.rgbOverWhite(a, (y * reference.width + x) * 4)
+                    for x in box.minX...box.maxX where isSolid(a, x: x, y: y, width: width, height: height, labCache: &labCache) {
+                        let c = PixelDelta.rgbOverWhite(a, (y * width + x) * 4)
                         let l = labCache.lab(r: c.r, g: c.g, b: c.b).l
                         (darkest, lightest) = (min(darkest, l), max(lightest, l))
+                        solid.append(y * width + x)
                     }
                 }
                 var counts = (dark: 0, darkMoved: 0, light: 0, lightMoved: 0)
-                for y in box.minY...box.maxY {
-                    for x in box.minX...box.maxX {
-                        let k = (y * reference.width + x) * 4
-                        let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
-                        let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
-                        let (isDark, isLight) = (labBefore.l <= darkest + 1, labBefore.l >= lightest - 1)
-                        guard isDark || isLight else { continue }
-                        let moved = DeltaEFormula.cie94.difference(labBefore, labCache.lab(r: after.r, g: after.g, b: after.b))
-                            > rule.noiseDeltaE
-                        if isDark {
-                            counts.dark += 1
-                            if moved { counts.darkMoved += 1 }
-                        }
-                        if isLight {
-                            counts.light += 1
-                            if moved { counts.lightMoved += 1 }
-                        }
+                for index in solid {
+                    let k = index * 4
+                    let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
+                    let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
+                    let (isDark, isLight) = (labBefore.l <= darkest + 1, labBefore.l >= lightest - 1)
+                    guard isDark || isLight else { continue }
+                    let moved = DeltaEFormula.cie94.difference(labBefore, labCache.lab(r: after.r, g: after.g, b: after.b))
+                        > rule.noiseDeltaE
+                    if isDark {
+                        counts.dark += 1
+                        if moved { counts.darkMoved += 1 }
+                    }
+                    if isLight {
+                        counts.light += 1
+                        if moved { counts.lightMoved += 1 }
                     }
                 }
                 return 2 * counts.darkMoved > counts.dark || 2 * counts.lightMoved > counts.light
             }
         }
+    }
+
+    /// Whether the pixel at (`x`, `y`) of `pixels` is solid: within one L* (over white) of both
+    /// its neighbours across, or of both its neighbours down, in the image. Anti-aliasing
+    /// grades a partly covered pixel against its neighbours across the edge; along a stem, a
+    /// bar, a line or a fill the colour holds.
+    static func isSolid(
+        _ pixels: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int, labCache: inout LabCache
+    ) -> Bool {
+        func lightness(_ x: Int, _ y: Int) -> Double {
+            let c = PixelDelta.rgbOverWhite(pixels, (y * width + x) * 4)
+            return labCache.lab(r: c.r, g: c.g, b: c.b).l
+        }
+        let centre = lightness(x, y)
+        func holds(_ first: (Int, Int), _ second: (Int, Int)) -> Bool {
+            abs(lightness(first.0, first.1) - centre) <= 1 && abs(lightness(second.0, second.1) - centre) <= 1
+        }
+        return (x > 0 && x < width - 1 && holds((x - 1, y), (x + 1, y)))
+            || (y > 0 && y < height - 1 && holds((x, y - 1), (x, y + 1)))
     }
 
     /// Differing pixels this close (in rows and columns) belong to one cluster: the strokes of

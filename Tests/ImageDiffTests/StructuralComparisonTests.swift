@@ -262,6 +262,45 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(result.match, "\(result.clusters ?? [])")
     }
 
+    /// A ring of radius `radius` and stroke `stroke` around (40.5, 20.5), ink #505050 on white,
+    /// each pixel's coverage sampled 8 × 8 and raised to `gamma`.
+    func ring(radius: Double, stroke: Double, gamma: Double = 1, ink: UInt8 = 0x50) -> RGBAImage {
+        var image = RGBAImage(width: 80, height: 40, filledWith: RGBA(255, 255, 255))
+        for y in 0..<40 {
+            for x in 0..<80 {
+                var covered = 0
+                for sy in 0..<8 {
+                    for sx in 0..<8 {
+                        let dx = Double(x) + (Double(sx) + 0.5) / 8 - 40.5, dy = Double(y) + (Double(sy) + 0.5) / 8 - 20.5
+                        if abs((dx * dx + dy * dy).squareRoot() - radius) <= stroke / 2 { covered += 1 }
+                    }
+                }
+                let coverage = pow(Double(covered) / 64, gamma)
+                let gray = UInt8((255 - (255 - Double(ink)) * coverage).rounded())
+                image[x, y] = RGBA(gray, gray, gray)
+            }
+        }
+        return image
+    }
+
+    /// Another rasterizer draws a one-pixel circle a little darker all round (SwiftShader's
+    /// coverage against the GPU's): every pixel darkens, the same way, but no pixel of the
+    /// stroke is solid, so the circle shows no colour of its own that could have changed, and
+    /// the pair passes. A ring wide enough to hold solid ink, given a new colour, still fails
+    /// as a coherent change.
+    func testAThinCircleDrawnDarkerIsRenderNoise() {
+        let reference = ring(radius: 9.5, stroke: 1), darker = ring(radius: 9.5, stroke: 1.15)
+        let candidates = compare(reference, darker, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3)))
+        XCTAssertGreaterThanOrEqual(candidates.differentPixels, StructuralRule().minimumClusterPixels)
+        let result = compare(reference, darker, options: structural)
+        XCTAssertTrue(result.match, "\(result.clusters ?? [])")
+
+        let wide = ring(radius: 9, stroke: 3), recoloured = ring(radius: 9, stroke: 3, ink: 0x60)
+        let changed = compare(wide, recoloured, options: structural)
+        XCTAssertFalse(changed.match)
+        XCTAssertTrue(changed.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(changed.clusters ?? [])")
+    }
+
     // MARK: LCD text against grayscale text
 
     func subpixelText(_ reference: RGBAImage, _ actual: RGBAImage) -> SubpixelText? {
