@@ -58,12 +58,17 @@ struct IgnoreRegions: ExpressibleByArgument {
     }
 }
 
-/// Refuses outputs that would overwrite an input or each other.
+/// Refuses outputs that would overwrite an input or each other, and outputs named for an image
+/// format other than the PNG imgdiff writes.
 enum OutputPaths {
     static func check(_ outputs: [String], inputs: [String]) throws(CommandLineError) {
         let inputIdentities = inputs.map { FileIdentity($0) }
         var seen: [FileIdentity] = []
         for output in outputs {
+            let suffix = PathText.pathExtension(output)
+            if otherImageExtensions.contains(suffix.lowercased()) {
+                throw CommandLineError("\(output): imgdiff writes PNG images, not .\(suffix); name the output .png")
+            }
             let identity = FileIdentity(output)
             if let index = inputIdentities.firstIndex(of: identity) {
                 throw CommandLineError("\(output): refusing to overwrite the input \(inputs[index]); choose another output path")
@@ -74,6 +79,13 @@ enum OutputPaths {
             seen.append(identity)
         }
     }
+
+    /// Extensions by which viewers and browsers take a file for another image format: PNG bytes
+    /// under such a name open as a broken image, or not at all. Any other name is written as
+    /// given.
+    static let otherImageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl", "ico",
+    ]
 }
 
 /// A path's identity: device and inode when the file exists, else its resolved absolute path.

@@ -256,6 +256,21 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outputs.path), ["link.png"])
     }
 
+    /// An output named for another image format would hold PNG bytes under a name that viewers
+    /// open as that format: refused, before anything is read or written, in any letter case.
+    func testOutputNamedForAnotherImageFormatIsRefused() throws {
+        let ref = try input("ref.png", from: "login"), fail = try input("fail.png", from: "login")
+        for (option, name, suffix) in [("-o", "blend.jpg", "jpg"), ("--diff", "diff.JPEG", "JPEG"), ("--mask", "mask.webp", "webp")] {
+            let path = output(name)
+            try assertRefused(
+                [ref, fail, option, path], error: "\(path): imgdiff writes PNG images, not .\(suffix); name the output .png",
+                withOutputs: false)
+        }
+        let run = try imgdiff([ref, fail, "-o", output("blend.PNG"), "--mask", output("mask")])
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: outputs.path)), ["blend.PNG", "mask"])
+    }
+
     // MARK: Limit flags
 
     func testLimitFlagsNameTheLimitExceeded() throws {
