@@ -56,9 +56,15 @@ each under every noise, and sixteen other changes, alone and under one noise: pa
 the structural mode's noise models, to check them on pages they were not designed on
 (Fixtures/render-holdout is `--holdout --out Fixtures/render-holdout`).
 
+With --blind it writes, in the same way, five more pages (calendar, chat, files, dialog, search)
+and seventeen more changes, written after every rule of the structural mode and measured once:
+pages no rule was chosen or changed on (Fixtures/render-blind is `--blind --out
+Fixtures/render-blind`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
+       scripts/make-render-corpus.py --blind --out DIR
 """
 import argparse
 import os
@@ -506,6 +512,139 @@ HOLDOUT_CHANGES = [
     ("sidebar", "border-removed", "nav { width: 120px; background: #f4f5f7; border-right: 1px solid #dfe2e6;", "nav { width: 120px; background: #f4f5f7; border-right: 1px solid transparent;", "no-subpixel-pos"),
 ]
 
+# Pages and changes kept blind: written after every structural rule of the fixtures above, rendered
+# and measured once (scripts/eval-corpora), and never used to choose or change a rule.
+BLIND_PAGES = {
+    "calendar": """
+<style>
+.cal { margin: 8px 14px; }
+.top { display: flex; align-items: baseline; margin-bottom: 6px; }
+.month { font-size: 15px; font-weight: bold; }
+.nav { margin-left: auto; color: #2a6df4; font-size: 12px; }
+.grid { display: grid; grid-template-columns: repeat(7, 1fr); border-top: 1px solid #e1e4e8; }
+.wd { font-size: 10px; color: #888; text-align: center; padding: 3px 0; }
+.d { font-size: 11px; text-align: center; height: 27px; padding-top: 4px; border-top: 1px solid #f0f1f3; }
+.d.out { color: #bbb; }
+.d.today span { display: inline-block; width: 19px; height: 19px; line-height: 19px; border-radius: 10px; background: #e0457b; color: #fff; }
+.ev { display: block; width: 5px; height: 5px; border-radius: 3px; background: #22aa66; margin: 2px auto 0; }
+</style>
+<div class="cal"><div class="top"><div class="month">March 2026</div><div class="nav">&lsaquo; Today &rsaquo;</div></div>
+<div class="grid"><div class="wd">Mon</div><div class="wd">Tue</div><div class="wd">Wed</div><div class="wd">Thu</div><div class="wd">Fri</div><div class="wd">Sat</div><div class="wd">Sun</div>
+<div class="d out">23</div><div class="d out">24</div><div class="d out">25</div><div class="d out">26</div><div class="d out">27</div><div class="d out">28</div><div class="d">1</div>
+<div class="d">2</div><div class="d">3<i class="ev"></i></div><div class="d">4</div><div class="d">5</div><div class="d">6</div><div class="d">7</div><div class="d">8</div>
+<div class="d">9</div><div class="d today"><span>10</span></div><div class="d">11</div><div class="d">12<i class="ev" id="e2"></i></div><div class="d">13</div><div class="d">14</div><div class="d">15</div>
+<div class="d">16</div><div class="d">17</div><div class="d">18</div><div class="d">19</div><div class="d">20</div><div class="d">21</div><div class="d">22</div>
+</div></div>
+""",
+    "chat": """
+<style>
+.chat { padding: 8px 12px; }
+.row { display: flex; align-items: flex-end; margin-bottom: 7px; }
+.row.me { justify-content: flex-end; }
+.av { width: 22px; height: 22px; border-radius: 11px; background: #f0a020; color: #fff; font-size: 10px; font-weight: bold;
+      display: flex; align-items: center; justify-content: center; margin-right: 6px; flex: none; }
+.b { max-width: 230px; padding: 5px 9px; border-radius: 12px; font-size: 12px; line-height: 1.35; background: #eceef1; }
+.me .b { background: #2a6df4; color: #fff; }
+.t { font-size: 9px; color: #999; margin: 0 4px; }
+.tick { color: #22aa66; font-size: 10px; }
+.bar { position: absolute; left: 0; right: 0; top: 200px; display: flex; padding: 6px 12px; border-top: 1px solid #e1e4e8; }
+.in { flex: 1; border: 1px solid #ccd1d9; border-radius: 14px; height: 26px; padding: 5px 10px; font-size: 11px; color: #999; }
+.send { margin-left: 8px; background: #2a6df4; color: #fff; border-radius: 14px; padding: 5px 12px; font-size: 11px; font-weight: bold; }
+</style>
+<div class="chat">
+<div class="row"><div class="av">MR</div><div class="b">Are the snapshots green on the ARM runner yet?</div></div>
+<div class="row me"><div class="t">10:42 <span class="tick">&#10003;&#10003;</span></div><div class="b">Almost. Two text diffs left, both hinting.</div></div>
+<div class="row"><div class="av">MR</div><div class="b">Ship it when they pass.</div><div class="t">10:44</div></div>
+</div>
+<div class="bar"><div class="in">Write a message</div><div class="send">Send</div></div>
+""",
+    "files": """
+<style>
+.files { margin: 8px 12px; font-size: 12px; }
+.hdr { display: flex; font-size: 10px; color: #888; padding: 0 6px 4px; border-bottom: 1px solid #d6dae1; }
+.f { display: flex; align-items: center; padding: 5px 6px; border-bottom: 1px solid #eef0f3; }
+.f.sel { background: #eef4ff; }
+.ic { width: 12px; height: 14px; border-radius: 2px; margin-right: 8px; flex: none; }
+.pdf { background: #d93838; } .img { background: #22aa66; } .doc { background: #2a6df4; } .zip { background: #99a; }
+.n { flex: 1; }
+.sz { width: 64px; text-align: right; font: 11px "DejaVu Sans Mono"; color: #666; }
+.prog { margin: 10px 6px 0; height: 6px; border-radius: 3px; background: #e6e8ec; }
+.prog div { width: 62%; height: 6px; border-radius: 3px; background: #2a6df4; }
+.cap { margin: 4px 6px; font-size: 10px; color: #888; }
+</style>
+<div class="files"><div class="hdr"><span style="flex:1">Name</span><span>Size</span></div>
+<div class="f"><i class="ic pdf"></i><span class="n">quarterly-report.pdf</span><span class="sz">2.4 MB</span></div>
+<div class="f sel"><i class="ic img"></i><span class="n">login-screen@2x.png</span><span class="sz">318 KB</span></div>
+<div class="f"><i class="ic doc"></i><span class="n">release-notes.docx</span><span class="sz">44 KB</span></div>
+<div class="f"><i class="ic zip"></i><span class="n">snapshots-arm64.zip</span><span class="sz">12.9 MB</span></div>
+<div class="prog"><div></div></div><div class="cap">Uploading 3 of 5 files</div></div>
+""",
+    "dialog": """
+<style>
+.page { padding: 10px 14px; color: #bbb; font-size: 12px; line-height: 1.5; }
+.shade { position: absolute; left: 0; top: 0; width: 360px; height: 240px; background: rgba(20, 24, 32, 0.45); }
+.dlg { position: absolute; left: 40px; top: 42px; width: 280px; background: #fff; border-radius: 8px; padding: 14px;
+       box-shadow: 0 6px 18px rgba(0, 0, 0, 0.3); }
+.ttl { display: flex; align-items: center; font-size: 14px; font-weight: bold; margin-bottom: 6px; }
+.warn { width: 16px; height: 16px; border-radius: 8px; background: #f0a020; color: #fff; font-size: 11px; text-align: center;
+        line-height: 16px; margin-right: 7px; }
+.txt { font-size: 11px; color: #555; line-height: 1.45; }
+.chk { margin: 9px 0 12px; font-size: 11px; }
+.chk i { display: inline-block; width: 11px; height: 11px; border: 1px solid #888; border-radius: 2px; vertical-align: -2px; margin-right: 5px; }
+.btns { display: flex; justify-content: flex-end; gap: 8px; }
+.btn { border-radius: 5px; padding: 4px 12px; font-size: 12px; border: 1px solid #ccd1d9; }
+.btn.red { background: #d93838; border-color: #d93838; color: #fff; font-weight: bold; }
+</style>
+<div class="page">Project settings, members and billing. Changes apply to every environment of the project.</div>
+<div class="shade"></div>
+<div class="dlg"><div class="ttl"><span class="warn">!</span>Delete 12 snapshots?</div>
+<div class="txt">The reference images of the selected tests are removed from the repository. The next run records them again.</div>
+<div class="chk"><i></i>Also delete their history</div>
+<div class="btns"><div class="btn">Cancel</div><div class="btn red">Delete</div></div></div>
+""",
+    "search": """
+<style>
+.q { display: flex; align-items: center; margin: 10px 12px 6px; border: 1px solid #ccd1d9; border-radius: 16px; height: 28px; padding: 0 10px; font-size: 12px; }
+.mag { width: 10px; height: 10px; border: 2px solid #888; border-radius: 6px; margin-right: 8px; }
+.chips { margin: 0 12px 6px; }
+.chip { display: inline-block; font-size: 10px; border: 1px solid #d6dae1; border-radius: 9px; padding: 1px 8px; margin-right: 4px; color: #555; }
+.chip.on { background: #1d4fb8; border-color: #1d4fb8; color: #fff; }
+.r { margin: 0 12px 8px; }
+.u { font-size: 10px; color: #1a7f37; }
+.h { font-size: 13px; color: #1d4fb8; }
+.s { font-size: 11px; color: #555; line-height: 1.35; }
+</style>
+<div class="q"><i class="mag"></i>snapshot tolerance arm64</div>
+<div class="chips"><span class="chip on">All</span><span class="chip">Docs</span><span class="chip">Issues</span><span class="chip">Code</span></div>
+<div class="r"><div class="u">docs.example.dev &rsaquo; testing &rsaquo; snapshots</div><div class="h">Choosing a precision for image snapshots</div>
+<div class="s">Renders differ a few levels between machines; pick the tolerance from both runners.</div></div>
+<div class="r"><div class="u">github.com &rsaquo; issues &rsaquo; 4182</div><div class="h">Text renders bolder on the ARM runner</div>
+<div class="s">Full hinting snaps stems to whole pixels, so glyph widths change.</div></div>
+""",
+}
+
+BLIND_CHANGES = [
+    ("calendar", "text-colour", ".wd { font-size: 10px; color: #888;", ".wd { font-size: 10px; color: #999;", "hinting-medium"),
+    ("calendar", "moved-2px", "<i class=\"ev\" id=\"e2\"></i>", "<i class=\"ev\" id=\"e2\" style=\"position:relative;left:2px\"></i>", "jpeg-q90"),
+    ("calendar", "word", "March 2026", "March 2025", "lcd-text"),
+    ("calendar", "border-removed", ".grid { display: grid; grid-template-columns: repeat(7, 1fr); border-top: 1px solid #e1e4e8; }",
+     ".grid { display: grid; grid-template-columns: repeat(7, 1fr); border-top: 1px solid transparent; }", "display-p3"),
+    ("chat", "button-colour", ".send { margin-left: 8px; background: #2a6df4;", ".send { margin-left: 8px; background: #3a7cf4;", "swiftshader"),
+    ("chat", "word", "Two text diffs left", "Two text diffs lost", "no-subpixel-pos"),
+    ("chat", "icon-removed", "<span class=\"tick\">", "<span class=\"tick\" style=\"visibility:hidden\">", "generic-rgb"),
+    ("files", "text-colour", "font: 11px \"DejaVu Sans Mono\"; color: #666;", "font: 11px \"DejaVu Sans Mono\"; color: #777;", "jpeg-q95"),
+    ("files", "moved-2px", "<span class=\"n\">release-notes.docx", "<span class=\"n\" style=\"padding-left:2px\">release-notes.docx", "hinting-full"),
+    ("files", "border-removed", ".hdr { display: flex; font-size: 10px; color: #888; padding: 0 6px 4px; border-bottom: 1px solid #d6dae1; }",
+     ".hdr { display: flex; font-size: 10px; color: #888; padding: 0 6px 4px; border-bottom: 1px solid transparent; }", "other-machine"),
+    ("files", "letter-spacing", "<span class=\"n\">snapshots-arm64.zip", "<span class=\"n\" style=\"letter-spacing:0.5px\">snapshots-arm64.zip", "hinting-none"),
+    ("dialog", "button-colour", ".btn.red { background: #d93838; border-color: #d93838;", ".btn.red { background: #e44848; border-color: #e44848;", "lcd-text"),
+    ("dialog", "word", "Delete 12 snapshots?", "Delete 13 snapshots?", "jpeg-q90"),
+    ("dialog", "icon-removed", "<span class=\"warn\">!</span>", "<span class=\"warn\" style=\"visibility:hidden\">!</span>", "hinting-full"),
+    ("search", "text-colour", ".u { font-size: 10px; color: #1a7f37; }", ".u { font-size: 10px; color: #2a8f47; }", "display-p3"),
+    ("search", "word", "pick the tolerance from both runners", "pick the tolerance from one runner", "swiftshader"),
+    ("search", "moved-2px", "<span class=\"chip\">Issues</span>", "<span class=\"chip\" style=\"margin-left:2px\">Issues</span>", "other-machine"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -620,10 +759,15 @@ def main():
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     parser.add_argument("--holdout", action="store_true",
                         help="the held-out pages and changes instead, each page under every noise, no probes")
+    parser.add_argument("--blind", action="store_true",
+                        help="the blind pages and changes instead, each page under every noise, no probes")
     args = parser.parse_args()
-    if (args.under or args.holdout) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under and --holdout write another corpus: give --out")
-    pages, changes = (HOLDOUT_PAGES, HOLDOUT_CHANGES) if args.holdout else (PAGES, CHANGES)
+    if args.holdout and args.blind:
+        parser.error("--holdout and --blind are two corpora: give one")
+    if (args.under or args.holdout or args.blind) and args.out == os.path.join(ROOT, "Fixtures", "render"):
+        parser.error("--under, --holdout and --blind write another corpus: give --out")
+    held = "holdout" if args.holdout else "blind" if args.blind else None
+    pages, changes = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES)}.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
@@ -649,7 +793,7 @@ def main():
             again = renderer.render(document(pages[page]))
             if base.rgb != again.rgb:
                 raise RuntimeError(f"{page}: two default renders differ; the corpus would not be deterministic")
-            page_noises = [args.under] if args.under else list(NOISES) if args.holdout else NOISE_PAIRS[page]
+            page_noises = [args.under] if args.under else list(NOISES) if held else NOISE_PAIRS[page]
             for noise in page_noises:
                 save("noise", f"{page}--{noise}.png", base, renderer.render(document(pages[page]), noise),
                      "pass", NOISES[noise][0])
@@ -669,23 +813,43 @@ def main():
                     continue  # the edit changes nothing: no +NOISE variant either
                 save("changes", f"{page}--{change}+{noise}.png", base, renderer.render(html, noise), "fail",
                      f"{what}, new side also {NOISES[noise][0]}")
-            if not args.no_probes and not args.under and not args.holdout:
+            if not args.no_probes and not args.under and not held:
                 for flags in PROBES:
                     pixels, delta = difference(base, renderer.screenshot(document(pages[page]), flags))
                     probes.setdefault(" ".join(flags), []).append((page, pixels, delta))
 
     chromium = subprocess.run(["chromium", "--version"], capture_output=True, text=True).stdout.strip()
-    write_readme(out, chromium, rows, dropped, probes, under=args.under, holdout=args.holdout)
+    write_readme(out, chromium, rows, dropped, probes, under=args.under, held=held)
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
     print(f"wrote {out}: {len(rows['noise'])} noise pairs, {len(rows['changes'])} change pairs, {total} bytes",
           file=sys.stderr)
 
 
-def write_readme(out, chromium, rows, dropped, probes, under=None, holdout=False):
+def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if holdout:
+    if held == "blind":
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            "# Browser renders: blind pages",
+            "",
+            "Made by `scripts/make-render-corpus.py --blind` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
+            "that are not those of `Fixtures/render` or `Fixtures/render-holdout`, written after every",
+            "rule of the structural mode, rendered and measured once (`scripts/eval-corpora`), and never",
+            "used to choose or change a rule: an estimate of how the defaults do on pages nobody fitted",
+            "them to. Each page is rendered by default (ref) and under every noise (new), and each change",
+            "alone and with its new side under one noise. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --blind --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    elif held == "holdout":
         folder = os.path.relpath(out, ROOT)
         lines = [
             "# Browser renders: held-out pages",
