@@ -4,7 +4,8 @@
 /// A pixel counts only if render noise cannot explain it:
 /// - its colour differs by at most `noiseDeltaE` (CIE94): recompression, dither and colour
 ///   drift;
-/// - pixelmatch's detector finds it anti-aliased in either image;
+/// - pixelmatch's detector finds it anti-aliased in either image, and neither image is one
+///   colour all round it (``StructuralComparison/countAntialiasedOnPlainGround(in:_:_:bands:)``);
 /// - each image's pixel is, within `noiseDeltaE`, a blend of the colours around it in the
 ///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
 ///   other hinting or anti-aliasing;
@@ -228,6 +229,7 @@ package enum StructuralComparison {
         } else {
             coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
         }
+        result.antialiasedPixels -= countAntialiasedOnPlainGround(in: &marked, reference, actual, bands: options.bands)
         marked.keepCounted()
         let (width, height) = (marked.width, marked.height)
         // Consumed, so that the blends clear the mask in place rather than in a copy.
@@ -360,6 +362,57 @@ package enum StructuralComparison {
     /// How far around a small cluster ``isOnPlainGround(_:_:_:noiseDeltaE:)`` looks: the
     /// cluster link, so that no other differing pixel could have joined it.
     static let plainGroundMargin = linkDistance
+
+    /// Counts the anti-aliased pixels of `marked` (marked 2) that sit on plain ground in either
+    /// image (marks them 1) and returns how many. Anti-aliasing changes how much of a pixel an
+    /// edge covers, so it explains a pixel only where both images draw an edge near it. Where
+    /// either image is one colour for ``plainGroundMargin`` all round the pixel, a mark was drawn
+    /// on plain ground or went away from it, however thin its strokes (a check mark, a caret):
+    /// pixelmatch's detector takes each pixel of such a stroke for an anti-aliased edge. The
+    /// pixels counted here still pass if a shift or a blend of neighbours explains them.
+    static func countAntialiasedOnPlainGround(
+        in marked: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0
+    ) -> Int {
+        let (width, height) = (marked.width, marked.height)
+        let bands = RowBands.count(height: height, requested: bands)
+        return reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                marked.withUnsafeMutableBytes { bits in
+                    guard let a = a.baseAddress, let b = b.baseAddress, let bits else { return 0 }
+                    let shared = UncheckedSendable((a, b, bits))
+                    return RowBands.map(height: height, bands: bands) { _, rows in
+                        let (a, b, bits) = shared.value
+                        var counted = 0
+                        for y in rows {
+                            let row = bits + y * width
+                            DifferenceMask.forEachMarked(inRow: row, width: width) { x in
+                                guard row[x] == 2,
+                                    isOneColour(around: x, y, in: a, width: width, height: height)
+                                        || isOneColour(around: x, y, in: b, width: width, height: height)
+                                else { return }
+                                row[x] = 1
+                                counted += 1
+                            }
+                        }
+                        return counted
+                    }.reduce(0, +)
+                }
+            }
+        }
+    }
+
+    /// Whether every pixel of `pixels` up to ``plainGroundMargin`` from (`x`, `y`), within the
+    /// image, has the same RGBA bytes.
+    static func isOneColour(around x: Int, _ y: Int, in pixels: UnsafePointer<UInt8>, width: Int, height: Int) -> Bool {
+        func word(_ x: Int, _ y: Int) -> UInt32 { UnsafeRawPointer(pixels + (y * width + x) * 4).loadUnaligned(as: UInt32.self) }
+        let colour = word(x, y)
+        for row in max(0, y - plainGroundMargin)...min(height - 1, y + plainGroundMargin) {
+            for column in max(0, x - plainGroundMargin)...min(width - 1, x + plainGroundMargin) where word(column, row) != colour {
+                return false
+            }
+        }
+        return true
+    }
 
     /// Each run's marked pixels: how many, and their largest CIE94 ΔE; the rows taken in bands
     /// on all cores.

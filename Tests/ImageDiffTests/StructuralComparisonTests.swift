@@ -301,6 +301,44 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(changed.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(changed.clusters ?? [])")
     }
 
+    /// A check mark of thin anti-aliased strokes (green on white), each pixel's coverage of a
+    /// 1.2-px line sampled 8 × 8.
+    func checkMark() -> RGBAImage {
+        var image = RGBAImage(width: 40, height: 30, filledWith: RGBA(255, 255, 255))
+        let strokes = [((12.0, 15.0), (16.0, 19.0)), ((16.0, 19.0), (25.0, 9.0))]
+        for y in 0..<30 {
+            for x in 0..<40 {
+                var covered = 0
+                for sy in 0..<8 {
+                    for sx in 0..<8 {
+                        let (px, py) = (Double(x) + (Double(sx) + 0.5) / 8, Double(y) + (Double(sy) + 0.5) / 8)
+                        let near = strokes.contains { start, end in
+                            let (dx, dy) = (end.0 - start.0, end.1 - start.1)
+                            let t = max(0, min(1, ((px - start.0) * dx + (py - start.1) * dy) / (dx * dx + dy * dy)))
+                            let (cx, cy) = (start.0 + t * dx - px, start.1 + t * dy - py)
+                            return (cx * cx + cy * cy).squareRoot() <= 0.6
+                        }
+                        if near { covered += 1 }
+                    }
+                }
+                let coverage = Double(covered) / 64
+                func level(_ ink: Double) -> UInt8 { UInt8((255 - (255 - ink) * coverage).rounded()) }
+                image[x, y] = RGBA(level(0x22), level(0xAA), level(0x66))
+            }
+        }
+        return image
+    }
+
+    /// A check mark that goes away: pixelmatch's detector takes every pixel of its thin strokes
+    /// for an anti-aliased edge, but the other image is plain white all round them, so no edge
+    /// was redrawn there: a change.
+    func testThinMarkRemovedFromPlainGroundFails() {
+        let reference = checkMark(), removed = RGBAImage(width: 40, height: 30, filledWith: RGBA(255, 255, 255))
+        let result = compare(reference, removed, options: structural)
+        XCTAssertFalse(result.match, "\(result.clusters ?? [])")
+        XCTAssertFalse(compare(removed, reference, options: structural).match, "a check mark drawn on plain ground")
+    }
+
     // MARK: LCD text against grayscale text
 
     func subpixelText(_ reference: RGBAImage, _ actual: RGBAImage) -> SubpixelText? {
