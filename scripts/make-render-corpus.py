@@ -57,9 +57,9 @@ the structural mode's noise models, to check them on pages they were not designe
 (Fixtures/render-holdout is `--holdout --out Fixtures/render-holdout`).
 
 With --blind it writes, in the same way, five more pages (calendar, chat, files, dialog, search)
-and seventeen more changes, written after every rule of the structural mode and measured once:
-pages no rule was chosen or changed on (Fixtures/render-blind is `--blind --out
-Fixtures/render-blind`).
+and seventeen more changes, written after every rule of the structural mode and measured once
+before any rule was changed on them (Fixtures/render-blind is `--blind --out
+Fixtures/render-blind`; the README says which rule came after).
 
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
@@ -512,8 +512,8 @@ HOLDOUT_CHANGES = [
     ("sidebar", "border-removed", "nav { width: 120px; background: #f4f5f7; border-right: 1px solid #dfe2e6;", "nav { width: 120px; background: #f4f5f7; border-right: 1px solid transparent;", "no-subpixel-pos"),
 ]
 
-# Pages and changes kept blind: written after every structural rule of the fixtures above, rendered
-# and measured once (scripts/eval-corpora), and never used to choose or change a rule.
+# Pages and changes written blind: after every structural rule of the fixtures above, and measured
+# once (scripts/eval-corpora) before any rule was changed on them.
 BLIND_PAGES = {
     "calendar": """
 <style>
@@ -838,9 +838,10 @@ def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
             f"{chromium},",
             "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
             "that are not those of `Fixtures/render` or `Fixtures/render-holdout`, written after every",
-            "rule of the structural mode, rendered and measured once (`scripts/eval-corpora`), and never",
-            "used to choose or change a rule: an estimate of how the defaults do on pages nobody fitted",
-            "them to. Each page is rendered by default (ref) and under every noise (new), and each change",
+            "rule of the structural mode, and measured once (`scripts/eval-corpora`) before any rule was",
+            "changed on them: an estimate of how the defaults do on pages nobody fitted them to (the",
+            "repository's README names the one rule that came after). Each page is rendered by default",
+            "(ref) and under every noise (new), and each change",
             "alone and with its new side under one noise. Rerun:",
             "",
             f"    scripts/make-render-corpus.py --blind --out {folder}",
