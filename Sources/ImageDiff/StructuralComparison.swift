@@ -30,9 +30,9 @@
 /// `minimumClusterPixels` whose lightness changes nearly all one way (at least
 /// ``StructuralComparison/coherence`` of it), and whose solid pixels (those that hold their
 /// lightness along a stem, a line or a fill; its darkest or its lightest) moved too, fails the
-/// pair as a coherent change: a text colour one step lighter is
-/// caught although each of its pixels could be an anti-aliased edge, while other text gamma,
-/// which moves only the partly covered pixels, passes.
+/// pair as a coherent change: a text colour one step lighter is caught although each of its
+/// pixels could be an anti-aliased edge, while other text gamma, which moves only the partly
+/// covered pixels, passes.
 public struct StructuralRule: Sendable, Equatable, Hashable {
     public var noiseDeltaE: Double
     public var shiftRadius: Int
