@@ -5,7 +5,8 @@
 /// - its colour differs by at most `noiseDeltaE` (CIE94): recompression, dither and colour
 ///   drift;
 /// - pixelmatch's detector finds it anti-aliased in either image, and neither image is one
-///   colour all round it (``StructuralComparison/countAntialiasedOnPlainGround(in:_:_:bands:)``);
+///   colour all round it (``StructuralComparison/countAntialiased(in:_:_:onlyOnPlainGround:bands:)``;
+///   unless `explainsAntialiasing` is off);
 /// - each image's pixel is, within `noiseDeltaE`, a blend of the colours around it in the
 ///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
 ///   other hinting or anti-aliasing;
@@ -43,6 +44,11 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// words moved along three or more lines. Off, a page of other hinting fails, and so does
     /// an element moved a few pixels on it.
     public var explainsTextReflow: Bool
+    /// Whether pixels pixelmatch's detector finds anti-aliased are taken for render noise (off
+    /// plain ground). Off, they count unless a shift or a blend of neighbours explains them: a
+    /// changed glyph of small text, whose every pixel that detector takes for an edge, fails,
+    /// and so does more render noise (other hinting redraws glyphs the same way).
+    public var explainsAntialiasing: Bool
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
@@ -50,7 +56,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// contrast on plain ground fails at any size (see ``DifferenceCluster/onPlainGround``).
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
-        strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true
+        strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true,
+        explainsAntialiasing: Bool = true
     ) {
         self.noiseDeltaE = noiseDeltaE
         self.shiftRadius = shiftRadius
@@ -58,6 +65,7 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
         self.strongDeltaE = strongDeltaE
         self.minimumStrongClusterPixels = minimumStrongClusterPixels
         self.explainsTextReflow = explainsTextReflow
+        self.explainsAntialiasing = explainsAntialiasing
     }
 
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
@@ -229,7 +237,8 @@ package enum StructuralComparison {
         } else {
             coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
         }
-        result.antialiasedPixels -= countAntialiasedOnPlainGround(in: &marked, reference, actual, bands: options.bands)
+        result.antialiasedPixels -= countAntialiased(
+            in: &marked, reference, actual, onlyOnPlainGround: rule.explainsAntialiasing, bands: options.bands)
         marked.keepCounted()
         let (width, height) = (marked.width, marked.height)
         // Consumed, so that the blends clear the mask in place rather than in a copy.
@@ -363,15 +372,17 @@ package enum StructuralComparison {
     /// cluster link, so that no other differing pixel could have joined it.
     static let plainGroundMargin = linkDistance
 
-    /// Counts the anti-aliased pixels of `marked` (marked 2) that sit on plain ground in either
-    /// image (marks them 1) and returns how many. Anti-aliasing changes how much of a pixel an
-    /// edge covers, so it explains a pixel only where both images draw an edge near it. Where
-    /// either image is one colour for ``plainGroundMargin`` all round the pixel, a mark was drawn
-    /// on plain ground or went away from it, however thin its strokes (a check mark, a caret):
-    /// pixelmatch's detector takes each pixel of such a stroke for an anti-aliased edge. The
-    /// pixels counted here still pass if a shift or a blend of neighbours explains them.
-    static func countAntialiasedOnPlainGround(
-        in marked: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0
+    /// Counts the anti-aliased pixels of `marked` (marked 2; all of them, or with
+    /// `onlyOnPlainGround` those on plain ground in either image): marks them 1 and returns how
+    /// many. Anti-aliasing changes how much of a pixel an edge covers, so it explains a pixel
+    /// only where both images draw an edge near it. Where either image is one colour for
+    /// ``plainGroundMargin`` all round the pixel, a mark was drawn on plain ground or went away
+    /// from it, however thin its strokes (a check mark, a caret): pixelmatch's detector takes
+    /// each pixel of such a stroke for an anti-aliased edge. The pixels counted here still pass
+    /// if a shift or a blend of neighbours explains them.
+    static func countAntialiased(
+        in marked: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, onlyOnPlainGround: Bool = true,
+        bands: Int = 0
     ) -> Int {
         let (width, height) = (marked.width, marked.height)
         let bands = RowBands.count(height: height, requested: bands)
@@ -387,7 +398,8 @@ package enum StructuralComparison {
                             let row = bits + y * width
                             DifferenceMask.forEachMarked(inRow: row, width: width) { x in
                                 guard row[x] == 2,
-                                    isOneColour(around: x, y, in: a, width: width, height: height)
+                                    !onlyOnPlainGround
+                                        || isOneColour(around: x, y, in: a, width: width, height: height)
                                         || isOneColour(around: x, y, in: b, width: width, height: height)
                                 else { return }
                                 row[x] = 1

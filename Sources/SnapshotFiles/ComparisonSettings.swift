@@ -31,6 +31,9 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// Whether the structural mode explains text set again by other hinting (false:
     /// `--no-text-reflow`; absent: it does).
     public var textReflow: Bool?
+    /// Whether the structural mode counts anti-aliased pixels (true: `--count-antialiased`;
+    /// absent: it takes them for noise).
+    public var countAntialiased: Bool?
     /// swift-snapshot-testing's `precision`; with either precision the verdict is its rule.
     public var precision: Float?
     /// swift-snapshot-testing's `perceptualPrecision`.
@@ -44,7 +47,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     public init(
         metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
         maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil, textReflow: Bool? = nil,
-        precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
+        countAntialiased: Bool? = nil, precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
     ) {
         self.metric = metric
         self.threshold = threshold
@@ -54,6 +57,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         self.shiftRadius = shiftRadius
         self.minimumClusterPixels = minimumClusterPixels
         self.textReflow = textReflow
+        self.countAntialiased = countAntialiased
         self.precision = precision
         self.perceptualPrecision = perceptualPrecision
         self.explanation = explanation
@@ -69,6 +73,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             shiftRadius = rule.shiftRadius
             minimumClusterPixels = rule.minimumClusterPixels
             if !rule.explainsTextReflow { textReflow = false }
+            if !rule.explainsAntialiasing { countAntialiased = true }
         default: threshold = options.metric.threshold
         }
         if options.ignoreAntialiasing { antialiasing = true }
@@ -88,9 +93,9 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
             metric = metric.with(threshold: threshold)
         }
-        if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil {
+        if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil || countAntialiased != nil {
             guard case .structural(var rule) = metric else {
-                throw SettingsError("shiftRadius, minimumClusterPixels and textReflow belong to the structural metric")
+                throw SettingsError("shiftRadius, minimumClusterPixels, textReflow and countAntialiased belong to the structural metric")
             }
             if let shiftRadius {
                 guard (0...StructuralRule.largestShiftRadius).contains(shiftRadius) else {
@@ -103,6 +108,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
                 rule.minimumClusterPixels = minimumClusterPixels
             }
             if let textReflow { rule.explainsTextReflow = textReflow }
+            if let countAntialiased { rule.explainsAntialiasing = !countAntialiased }
             metric = .structural(rule)
         }
         return metric
@@ -141,6 +147,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
         if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
         if textReflow == false { arguments.append("--no-text-reflow") }
+        if countAntialiased == true { arguments.append("--count-antialiased") }
         if let maxDiffPixels { arguments += ["--max-diff-pixels", String(maxDiffPixels)] }
         if let maxDiffRatio { arguments += ["--max-diff-ratio", maxDiffRatio.plainText] }
         if let precision { arguments += ["--precision", "\(precision)"] }
@@ -190,7 +197,8 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels, textReflow
+        case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels, textReflow,
+            countAntialiased
         case precision, perceptualPrecision, explanation
 
         static var allNames: [String] { allCases.map(\.rawValue) }

@@ -23,6 +23,7 @@ public struct TuningCandidate: Sendable, Equatable {
                 "--min-cluster", String(rule.minimumClusterPixels),
             ]
             if !rule.explainsTextReflow { arguments.append("--no-text-reflow") }
+            if !rule.explainsAntialiasing { arguments.append("--count-antialiased") }
         default: arguments += ["--threshold", metric.threshold.plainText]
         }
         if antialiasing { arguments.append("--antialiasing") }
@@ -32,7 +33,10 @@ public struct TuningCandidate: Sendable, Equatable {
     /// Short and readable: `structural 2.3 1 40`, `structural 2.3 1 40 no-text-reflow`, `yiq 0.1 aa`.
     public var label: String {
         var words = cliArguments.filter { !$0.hasPrefix("--") }
-        if case .structural(let rule) = metric, !rule.explainsTextReflow { words.append("no-text-reflow") }
+        if case .structural(let rule) = metric {
+            if !rule.explainsTextReflow { words.append("no-text-reflow") }
+            if !rule.explainsAntialiasing { words.append("count-antialiased") }
+        }
         return words.joined(separator: " ") + (antialiasing ? " aa" : "")
     }
 

@@ -65,6 +65,9 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertEqual(off.cliArguments.last, "--no-text-reflow")
         XCTAssertTrue(off.label.hasSuffix("no-text-reflow"), off.label)
         XCTAssertFalse(TuningCandidate(metric: .structural(StructuralRule())).cliArguments.contains("--no-text-reflow"))
+        let counted = TuningCandidate(metric: .structural(StructuralRule(explainsAntialiasing: false)))
+        XCTAssertEqual(counted.cliArguments.last, "--count-antialiased")
+        XCTAssertTrue(counted.label.hasSuffix("count-antialiased"), counted.label)
     }
 
     func testLeaveOneOutScoresEachPairByTheOthers() {

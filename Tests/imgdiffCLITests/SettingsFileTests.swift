@@ -93,6 +93,21 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(misplaced.status, 2)
         XCTAssertTrue(misplaced.stderr.contains("belong to --metric structural"), misplaced.stderr)
         XCTAssertEqual(try imgdiff(reference, actual, "--no-text-reflow").status, 2)
+        XCTAssertEqual(try imgdiff(reference, actual, "--count-antialiased").status, 2)
+    }
+
+    /// A digit changed in a dialog's title ("12" to "13"): the structural mode takes every pixel
+    /// of it for an anti-aliased edge and passes it by default, and fails it with
+    /// `--count-antialiased`, given on the command line or as `"countAntialiased": true` in a
+    /// file.
+    func testAntialiasedPixelsCanBeCounted() throws {
+        let changes = SharedData.packageRoot.appendingPathComponent("Fixtures/render-blind/changes").path
+        let reference = "\(changes)/ref/dialog--word.png", actual = "\(changes)/new/dialog--word.png"
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural").status, 0)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural", "--count-antialiased").status, 1)
+        let path = work.appendingPathComponent("count-aa.json").path
+        try Data(#"{"metric": "structural", "countAntialiased": true}"#.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1)
     }
 
     /// A page of other hinting passes the structural mode by default, and fails with
