@@ -96,29 +96,34 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(try imgdiff(reference, actual, "--count-antialiased").status, 2)
     }
 
+    /// A pair the structural mode passes by default and fails with `flag`, given on the
+    /// command line or as `setting` in a file.
+    func assertStructuralFlagFails(
+        _ fixture: String, flag: String, setting: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let folder = SharedData.packageRoot.appendingPathComponent("Fixtures/\(fixture)").deletingLastPathComponent()
+        let name = (fixture as NSString).lastPathComponent
+        let reference = folder.appendingPathComponent("ref/\(name)").path, actual = folder.appendingPathComponent("new/\(name)").path
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural").status, 0, file: file, line: line)
+        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural", flag).status, 1, file: file, line: line)
+        let path = work.appendingPathComponent("\(flag).json").path
+        let json = #"{"metric": "structural", "# + setting + "}"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1, file: file, line: line)
+    }
+
     /// A digit changed in a dialog's title ("12" to "13"): the structural mode takes every pixel
     /// of it for an anti-aliased edge and passes it by default, and fails it with
-    /// `--count-antialiased`, given on the command line or as `"countAntialiased": true` in a
-    /// file.
+    /// `--count-antialiased`.
     func testAntialiasedPixelsCanBeCounted() throws {
-        let changes = SharedData.packageRoot.appendingPathComponent("Fixtures/render-blind/changes").path
-        let reference = "\(changes)/ref/dialog--word.png", actual = "\(changes)/new/dialog--word.png"
-        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural").status, 0)
-        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural", "--count-antialiased").status, 1)
-        let path = work.appendingPathComponent("count-aa.json").path
-        try Data(#"{"metric": "structural", "countAntialiased": true}"#.utf8).write(to: URL(fileURLWithPath: path))
-        XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1)
+        try assertStructuralFlagFails(
+            "render-blind/changes/dialog--word.png", flag: "--count-antialiased", setting: #""countAntialiased": true"#)
     }
 
     /// A page of other hinting passes the structural mode by default, and fails with
-    /// `--no-text-reflow`, given on the command line or as `"textReflow": false` in a file.
+    /// `--no-text-reflow`.
     func testTextReflowCanBeTurnedOff() throws {
-        let render = SharedData.packageRoot.appendingPathComponent("Fixtures/render/noise").path
-        let reference = "\(render)/ref/settings--hinting-full.png", actual = "\(render)/new/settings--hinting-full.png"
-        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural").status, 0)
-        XCTAssertEqual(try imgdiff(reference, actual, "--metric", "structural", "--no-text-reflow").status, 1)
-        let path = work.appendingPathComponent("no-reflow.json").path
-        try Data(#"{"metric": "structural", "textReflow": false}"#.utf8).write(to: URL(fileURLWithPath: path))
-        XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1)
+        try assertStructuralFlagFails(
+            "render/noise/settings--hinting-full.png", flag: "--no-text-reflow", setting: #""textReflow": false"#)
     }
 }
