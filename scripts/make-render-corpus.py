@@ -61,10 +61,16 @@ and seventeen more changes, written after every rule of the structural mode and 
 before any rule was changed on them (Fixtures/render-blind is `--blind --out
 Fixtures/render-blind`; the README says which rule came after).
 
+With --blind2 it writes a second blind set the same way: five more pages (invoice, player,
+weather, kanban, signup) and seventeen more changes, written after the first blind set had been
+measured and committed before any mode was run on them (Fixtures/render-blind2 is `--blind2
+--out Fixtures/render-blind2`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
        scripts/make-render-corpus.py --blind --out DIR
+       scripts/make-render-corpus.py --blind2 --out DIR
 """
 import argparse
 import os
@@ -645,6 +651,135 @@ BLIND_CHANGES = [
     ("search", "moved-2px", "<span class=\"chip\">Issues</span>", "<span class=\"chip\" style=\"margin-left:2px\">Issues</span>", "other-machine"),
 ]
 
+# A second blind set, written after the first was measured and some rules were changed on it: five
+# more pages and seventeen more changes, committed before any mode was run on them.
+BLIND2_PAGES = {
+    "invoice": """
+<style>
+.inv { margin: 10px 14px; font-size: 11px; }
+.head { display: flex; align-items: baseline; border-bottom: 2px solid #1d4fb8; padding-bottom: 5px; }
+.co { font-size: 15px; font-weight: bold; color: #1d4fb8; }
+.no { margin-left: auto; color: #666; }
+.to { margin: 7px 0; color: #444; line-height: 1.4; }
+table { width: 100%; border-collapse: collapse; }
+th { text-align: left; font-size: 10px; color: #888; font-weight: normal; border-bottom: 1px solid #d6dae1; padding: 3px 0; }
+td { padding: 4px 0; border-bottom: 1px solid #eef0f3; }
+.amt { text-align: right; font-family: "DejaVu Sans Mono"; }
+.tot td { border-bottom: none; font-weight: bold; padding-top: 6px; }
+.paid { display: inline-block; margin-top: 8px; border: 1px solid #22aa66; color: #22aa66; border-radius: 3px; padding: 1px 6px; font-size: 10px; }
+</style>
+<div class="inv"><div class="head"><div class="co">Northwind Studio</div><div class="no">Invoice #20418</div></div>
+<div class="to">Billed to Harbor Labs, 14 Quay Street, Leith<br>Due 30 April 2026</div>
+<table><tr><th>Item</th><th class="amt">Qty</th><th class="amt">Amount</th></tr>
+<tr><td>Snapshot review, March</td><td class="amt">12</td><td class="amt">1,440.00</td></tr>
+<tr><td>CI runner minutes</td><td class="amt">3,200</td><td class="amt">256.00</td></tr>
+<tr><td>Design tokens audit</td><td class="amt">1</td><td class="amt">380.00</td></tr>
+<tr class="tot"><td>Total</td><td></td><td class="amt">2,076.00</td></tr></table>
+<span class="paid">PAID</span></div>
+""",
+    "player": """
+<style>
+.pl { margin: 12px 16px; display: flex; }
+.art { width: 72px; height: 72px; border-radius: 6px; background: linear-gradient(135deg, #f0a020, #d93838); flex: none; }
+.meta { margin-left: 12px; flex: 1; }
+.song { font-size: 14px; font-weight: bold; }
+.by { font-size: 11px; color: #777; margin-top: 2px; }
+.bar { margin-top: 12px; height: 4px; border-radius: 2px; background: #e1e4e8; }
+.bar div { width: 38%; height: 4px; border-radius: 2px; background: #1d4fb8; }
+.tm { display: flex; font: 9px "DejaVu Sans Mono"; color: #888; margin-top: 3px; }
+.tm span:last-child { margin-left: auto; }
+.ctl { display: flex; justify-content: center; align-items: center; gap: 18px; margin-top: 14px; }
+.sk { width: 0; height: 0; border-top: 6px solid transparent; border-bottom: 6px solid transparent; }
+.prev { border-right: 9px solid #444; } .next { border-left: 9px solid #444; }
+.play { width: 30px; height: 30px; border-radius: 15px; background: #1d4fb8; }
+.q { margin: 12px 16px 0; font-size: 11px; color: #555; border-top: 1px solid #eef0f3; padding-top: 6px; }
+</style>
+<div class="pl"><div class="art"></div><div class="meta"><div class="song">Slow Harbour Lights</div>
+<div class="by">The Render Farm &middot; Night Builds</div><div class="bar"><div></div></div>
+<div class="tm"><span>1:24</span><span>3:41</span></div></div></div>
+<div class="ctl"><i class="sk prev"></i><div class="play"></div><i class="sk next"></i></div>
+<div class="q">Up next: Green on Every Runner</div>
+""",
+    "weather": """
+<style>
+.w { margin: 10px 14px; }
+.now { display: flex; align-items: center; }
+.sun { width: 34px; height: 34px; border-radius: 17px; background: #f0c020; box-shadow: 0 0 0 4px #fbe9a8; }
+.deg { font-size: 30px; margin-left: 14px; }
+.loc { margin-left: 12px; font-size: 11px; color: #666; line-height: 1.4; }
+.days { display: flex; margin-top: 12px; border-top: 1px solid #e1e4e8; }
+.day { flex: 1; text-align: center; padding-top: 6px; font-size: 10px; color: #555; }
+.day b { display: block; font-size: 12px; color: #222; margin-top: 3px; }
+.rain { display: block; width: 8px; height: 8px; margin: 4px auto 0; border-radius: 0 50% 50% 50%; transform: rotate(45deg); background: #2a6df4; }
+.alert { margin-top: 10px; font-size: 10px; background: #fff4e0; border-left: 3px solid #f0a020; padding: 4px 6px; color: #7a4a00; }
+</style>
+<div class="w"><div class="now"><div class="sun"></div><div class="deg">18&deg;</div>
+<div class="loc">Edinburgh<br>Partly cloudy, wind 14 km/h</div></div>
+<div class="days"><div class="day">Tue<b>17&deg;</b></div><div class="day">Wed<b>15&deg;</b><i class="rain"></i></div>
+<div class="day">Thu<b>12&deg;</b><i class="rain"></i></div><div class="day">Fri<b>16&deg;</b></div><div class="day">Sat<b>19&deg;</b></div></div>
+<div class="alert">Yellow warning: heavy rain on Thursday afternoon</div></div>
+""",
+    "kanban": """
+<style>
+.kb { display: flex; gap: 8px; margin: 10px 10px; }
+.col { flex: 1; background: #f4f5f7; border-radius: 6px; padding: 6px; }
+.ch { font-size: 10px; font-weight: bold; color: #666; margin-bottom: 5px; }
+.ch span { color: #999; font-weight: normal; }
+.card { background: #fff; border: 1px solid #dfe2e6; border-radius: 4px; padding: 5px 6px; font-size: 11px; margin-bottom: 5px; }
+.tag { display: inline-block; font-size: 9px; border-radius: 3px; padding: 0 4px; margin-top: 3px; color: #fff; }
+.bug { background: #d93838; } .feat { background: #22aa66; } .ui { background: #7b4ee0; }
+.who { float: right; width: 12px; height: 12px; border-radius: 6px; background: #2a6df4; margin-top: 3px; }
+</style>
+<div class="kb"><div class="col"><div class="ch">To do <span>3</span></div>
+<div class="card">Flaky blend on ARM<br><i class="tag bug">bug</i><i class="who"></i></div>
+<div class="card">Dark mode icons<br><i class="tag ui">ui</i></div></div>
+<div class="col"><div class="ch">Doing <span>1</span></div>
+<div class="card">Shard the suite<br><i class="tag feat">feature</i><i class="who"></i></div></div>
+<div class="col"><div class="ch">Done <span>2</span></div>
+<div class="card">Cache decoded refs<br><i class="tag feat">feature</i></div>
+<div class="card">Fix caret blink<br><i class="tag bug">bug</i></div></div></div>
+""",
+    "signup": """
+<style>
+.su { width: 230px; margin: 12px auto; font-size: 11px; }
+.t { font-size: 15px; font-weight: bold; text-align: center; margin-bottom: 8px; }
+label { display: block; color: #555; margin: 6px 0 2px; font-size: 10px; }
+.inp { border: 1px solid #ccd1d9; border-radius: 4px; height: 22px; padding: 3px 6px; color: #333; }
+.inp.err { border-color: #d93838; }
+.msg { color: #d93838; font-size: 9px; margin-top: 2px; }
+.terms { margin: 8px 0; font-size: 10px; color: #555; }
+.terms i { display: inline-block; width: 9px; height: 9px; border: 1px solid #888; border-radius: 2px; vertical-align: -1px; margin-right: 4px; }
+.go { background: #22aa66; color: #fff; text-align: center; border-radius: 4px; padding: 5px; font-weight: bold; }
+</style>
+<div class="su"><div class="t">Create your account</div>
+<label>Email</label><div class="inp">ana@harbor.dev</div>
+<label>Password</label><div class="inp err">&bull;&bull;&bull;&bull;&bull;</div><div class="msg">At least 8 characters</div>
+<div class="terms"><i></i>I agree to the terms</div><div class="go">Sign up</div></div>
+""",
+}
+
+BLIND2_CHANGES = [
+    ("invoice", "text-colour", ".no { margin-left: auto; color: #666; }", ".no { margin-left: auto; color: #777; }", "lcd-text"),
+    ("invoice", "word", "<td class=\"amt\">256.00</td>", "<td class=\"amt\">265.00</td>", "hinting-full"),
+    ("invoice", "border-removed", "td { padding: 4px 0; border-bottom: 1px solid #eef0f3; }", "td { padding: 4px 0; border-bottom: 1px solid transparent; }", "swiftshader"),
+    ("invoice", "moved-2px", "<span class=\"paid\">", "<span class=\"paid\" style=\"margin-left:2px\">", "generic-rgb"),
+    ("player", "button-colour", ".play { width: 30px; height: 30px; border-radius: 15px; background: #1d4fb8; }",
+     ".play { width: 30px; height: 30px; border-radius: 15px; background: #2d5fc8; }", "hinting-medium"),
+    ("player", "word", "<span>1:24</span>", "<span>1:25</span>", "display-p3"),
+    ("player", "icon-removed", "<i class=\"sk next\"></i>", "<i class=\"sk next\" style=\"visibility:hidden\"></i>", "jpeg-q95"),
+    ("weather", "text-colour", ".loc { margin-left: 12px; font-size: 11px; color: #666;", ".loc { margin-left: 12px; font-size: 11px; color: #555;", "other-machine"),
+    ("weather", "icon-removed", "<b>12&deg;</b><i class=\"rain\"></i>", "<b>12&deg;</b><i class=\"rain\" style=\"visibility:hidden\"></i>", "hinting-none"),
+    ("weather", "moved-2px", "<div class=\"sun\"></div>", "<div class=\"sun\" style=\"margin-top:2px\"></div>", "no-subpixel-pos"),
+    ("weather", "border-removed", ".days { display: flex; margin-top: 12px; border-top: 1px solid #e1e4e8; }",
+     ".days { display: flex; margin-top: 12px; border-top: 1px solid transparent; }", "jpeg-q90"),
+    ("kanban", "button-colour", ".feat { background: #22aa66; }", ".feat { background: #32b876; }", "hinting-full"),
+    ("kanban", "word", "Shard the suite", "Shard the suites", "lcd-text"),
+    ("kanban", "letter-spacing", "<div class=\"ch\">Done", "<div class=\"ch\" style=\"letter-spacing:0.5px\">Done", "swiftshader"),
+    ("signup", "text-colour", ".msg { color: #d93838;", ".msg { color: #c92828;", "display-p3"),
+    ("signup", "moved-2px", "<div class=\"terms\">", "<div class=\"terms\" style=\"padding-left:2px\">", "hinting-medium"),
+    ("signup", "border-removed", ".inp.err { border-color: #d93838; }", ".inp.err { border-color: #ccd1d9; }", "other-machine"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -761,13 +896,16 @@ def main():
                         help="the held-out pages and changes instead, each page under every noise, no probes")
     parser.add_argument("--blind", action="store_true",
                         help="the blind pages and changes instead, each page under every noise, no probes")
+    parser.add_argument("--blind2", action="store_true",
+                        help="the second blind set instead, each page under every noise, no probes")
     args = parser.parse_args()
-    if args.holdout and args.blind:
-        parser.error("--holdout and --blind are two corpora: give one")
-    if (args.under or args.holdout or args.blind) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout and --blind write another corpus: give --out")
-    held = "holdout" if args.holdout else "blind" if args.blind else None
-    pages, changes = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES)}.get(held, (PAGES, CHANGES))
+    if args.holdout + args.blind + args.blind2 > 1:
+        parser.error("--holdout, --blind and --blind2 are three corpora: give one")
+    if (args.under or args.holdout or args.blind or args.blind2) and args.out == os.path.join(ROOT, "Fixtures", "render"):
+        parser.error("--under, --holdout, --blind and --blind2 write another corpus: give --out")
+    held = "holdout" if args.holdout else "blind" if args.blind else "blind2" if args.blind2 else None
+    pages, changes = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
+                      "blind2": (BLIND2_PAGES, BLIND2_CHANGES)}.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
@@ -829,7 +967,27 @@ def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if held == "blind":
+    if held == "blind2":
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            "# Browser renders: second blind set",
+            "",
+            "Made by `scripts/make-render-corpus.py --blind2` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
+            "that are not those of `Fixtures/render`, `Fixtures/render-holdout` or `Fixtures/render-blind`,",
+            "written after the first blind set had been measured and rules changed on it, and committed",
+            "before any mode was run on them: a second estimate of how the defaults do on pages nobody",
+            "fitted them to. Each page is rendered by default (ref) and under every noise (new), and each",
+            "change alone and with its new side under one noise. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --blind2 --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    elif held == "blind":
         folder = os.path.relpath(out, ROOT)
         lines = [
             "# Browser renders: blind pages",
