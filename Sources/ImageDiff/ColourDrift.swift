@@ -10,13 +10,17 @@ import RealModule
 /// column, where anti-aliasing and hinting rarely reach, each paired with the colour the new
 /// image mostly has there.
 ///
-/// The drift is taken as colour management only when a solid colour moved beyond the noise
-/// threshold and one conversion explains every solid colour within the noise threshold. With at
-/// least ``minimumMovedColours`` moved colours the matrix is fitted: a matrix maps any two
-/// colours anywhere, but three or more only if they moved together, and a changed element is a
-/// colour that did not move with the rest. With fewer (a page with one or two saturated
-/// colours, whose grays no profile moves) only a conversion known beforehand is tried
-/// (``standardConversions``). Then the reference is drawn through that conversion before the
+/// The drift is taken as colour management only when one conversion explains every solid
+/// colour within the noise threshold. A conversion known beforehand (``standardConversions``)
+/// is tried first, and taken when it also brings every moved solid colour closer: it holds for
+/// the colours between the solid ones too (gradients, photos), and it is taken even when no
+/// solid colour moved beyond the noise threshold, since the colours a profile moves most may
+/// not be solid (an orange gradient beside gray text and one blue). Otherwise, when a solid
+/// colour moved beyond the noise threshold and at least ``minimumMovedColours`` moved, the
+/// matrix is fitted: a matrix maps any two colours anywhere, but three or more only if they
+/// moved together, and a changed element is a colour that did not move with the rest. No change
+/// of one or two colours matches a standard conversion by chance, and jitter, which no profile
+/// explains, is brought no closer by one. Then the reference is drawn through that conversion before the
 /// structural comparison, which judges what the drift does not explain. A pair with a changed
 /// solid colour under another profile is not explained at all, and fails.
 struct ColourDrift {
@@ -71,16 +75,27 @@ struct ColourDrift {
         let moved = solids.filter { solid in
             labCache.cie94(solid.reference, solid.actual) > Self.movedDeltaE
         }
-        guard moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE }) else { return nil }
-        // Fewer moved colours than a matrix has freedom for are explained only by a conversion
-        // known beforehand, which no change of one or two colours matches by chance.
+        guard !moved.isEmpty else { return nil }
         func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         }
-        let found = moved.count >= Self.minimumMovedColours
-            ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
-                .first(where: explainsEverySolid)
-            : Self.standardConversions.first(where: explainsEverySolid)
+        // A standard conversion is taken first, when it explains every solid colour and brings
+        // each moved one closer: it also holds for the colours between them (gradients, photos,
+        // anti-aliasing), where a matrix fitted to a few colours may not, and it is taken even
+        // when no solid colour moved beyond the noise threshold, as the colours a profile moves
+        // most may not be solid (a gradient).
+        let standard = Self.standardConversions.first { conversion in
+            explainsEverySolid(conversion) && moved.allSatisfy { solid in
+                Self.residual(solid, conversion.matrix, conversion.curve, &labCache) < labCache.cie94(solid.reference, solid.actual)
+            }
+        }
+        // Otherwise a matrix is fitted, to three moved colours or more (a matrix maps any two
+        // colours anywhere, but three or more only if they moved together), one beyond the noise.
+        let found = standard ?? (
+            moved.count >= Self.minimumMovedColours && moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE })
+                ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
+                    .first(where: explainsEverySolid)
+                : nil)
         guard let best = found else { return nil }
         matrix = best.matrix
         curve = best.curve

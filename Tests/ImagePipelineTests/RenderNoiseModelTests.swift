@@ -204,6 +204,31 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// A profile moves saturated colours most, and on these pages the most saturated ones are not
+    /// solid: the player's orange-to-red album art (a gradient, up to ΔE94 3.4 under Display P3)
+    /// and the search page's green links. Their solid colours (white, grays, a blue) moved
+    /// within the noise threshold, yet the standard conversion explains every one and brings
+    /// each moved one closer, so it is taken and explains the rest. Colours changed under the
+    /// same profile still fail, and no conversion is found where no solid colour moved.
+    func testSaturatedColoursThatAreNotSolidFollowTheStandardConversion() throws {
+        for (corpus, name) in [("render-blind2", "player--display-p3"), ("render-blind", "search--display-p3")] {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil, name)
+            XCTAssertTrue(compare(reference, actual, options: structural).match, name)
+        }
+        for (corpus, name) in [
+            ("render-blind2", "signup--text-colour+display-p3"), ("render-blind", "search--text-colour+display-p3"),
+            ("render-blind", "calendar--border-removed+display-p3"),
+        ] {
+            let (reference, actual) = try pair("changes", name, corpus: corpus)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+        for name in ["player--hinting-none", "player--swiftshader", "player--jpeg-q95"] {
+            let (reference, actual) = try pair("noise", name, corpus: "render-blind2")
+            XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) == nil, name)
+        }
+    }
+
     /// The held-out pages (`Fixtures/render-holdout`, written after these models): every change
     /// fails, alone or under noise; every JPEG round trip carries the recompression signature;
     /// and every page passes under the kinds of noise the models cover on all five (see the
