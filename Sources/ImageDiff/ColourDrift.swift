@@ -20,9 +20,9 @@ import RealModule
 /// matrix is fitted: a matrix maps any two colours anywhere, but three or more only if they
 /// moved together, and a changed element is a colour that did not move with the rest. No change
 /// of one or two colours matches a standard conversion by chance, and jitter, which no profile
-/// explains, is brought no closer by one. Then the reference is drawn through that conversion before the
-/// structural comparison, which judges what the drift does not explain. A pair with a changed
-/// solid colour under another profile is not explained at all, and fails.
+/// explains, is brought no closer by one. Then the reference is drawn through that conversion
+/// before the structural comparison, which judges what the drift does not explain. A pair with
+/// a changed solid colour under another profile is not explained at all, and fails.
 struct ColourDrift {
     /// A tone curve: 8-bit code value to linear light and back.
     enum ToneCurve {
@@ -79,18 +79,11 @@ struct ColourDrift {
         func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         }
-        // A standard conversion is taken first, when it explains every solid colour and brings
-        // each moved one closer: it also holds for the colours between them (gradients, photos,
-        // anti-aliasing), where a matrix fitted to a few colours may not, and it is taken even
-        // when no solid colour moved beyond the noise threshold, as the colours a profile moves
-        // most may not be solid (a gradient).
         let standard = Self.standardConversions.first { conversion in
             explainsEverySolid(conversion) && moved.allSatisfy { solid in
                 Self.residual(solid, conversion.matrix, conversion.curve, &labCache) < labCache.cie94(solid.reference, solid.actual)
             }
         }
-        // Otherwise a matrix is fitted, to three moved colours or more (a matrix maps any two
-        // colours anywhere, but three or more only if they moved together), one beyond the noise.
         let found = standard ?? (
             moved.count >= Self.minimumMovedColours && moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE })
                 ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
