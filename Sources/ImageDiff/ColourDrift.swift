@@ -72,20 +72,21 @@ struct ColourDrift {
     init?(_ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double, bands: Int = 0) {
         guard let solids = Self.solidColours(reference, actual, bands: bands) else { return nil }
         var labCache = LabCache()
-        let moved = solids.filter { solid in
-            labCache.cie94(solid.reference, solid.actual) > Self.movedDeltaE
+        let moved = solids.compactMap { solid -> (solid: SolidColour, distance: Double)? in
+            let distance = labCache.cie94(solid.reference, solid.actual)
+            return distance > Self.movedDeltaE ? (solid, distance) : nil
         }
         guard !moved.isEmpty else { return nil }
         func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         }
         let standard = Self.standardConversions.first { conversion in
-            explainsEverySolid(conversion) && moved.allSatisfy { solid in
-                Self.residual(solid, conversion.matrix, conversion.curve, &labCache) < labCache.cie94(solid.reference, solid.actual)
+            explainsEverySolid(conversion) && moved.allSatisfy { colour in
+                Self.residual(colour.solid, conversion.matrix, conversion.curve, &labCache) < colour.distance
             }
         }
         let found = standard ?? (
-            moved.count >= Self.minimumMovedColours && moved.contains(where: { labCache.cie94($0.reference, $0.actual) > noiseDeltaE })
+            moved.count >= Self.minimumMovedColours && moved.contains(where: { $0.distance > noiseDeltaE })
                 ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
                     .first(where: explainsEverySolid)
                 : nil)
