@@ -892,20 +892,18 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "Fixtures", "render"))
     parser.add_argument("--no-probes", action="store_true", help="skip the probe renders of README.md")
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
-    parser.add_argument("--holdout", action="store_true",
-                        help="the held-out pages and changes instead, each page under every noise, no probes")
-    parser.add_argument("--blind", action="store_true",
-                        help="the blind pages and changes instead, each page under every noise, no probes")
-    parser.add_argument("--blind2", action="store_true",
-                        help="the second blind set instead, each page under every noise, no probes")
+    held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
+                 "blind2": (BLIND2_PAGES, BLIND2_CHANGES)}
+    corpus = parser.add_mutually_exclusive_group()
+    for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
+                       ("blind2", "the second blind set")]:
+        corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
+                            help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
-    if args.holdout + args.blind + args.blind2 > 1:
-        parser.error("--holdout, --blind and --blind2 are three corpora: give one")
-    if (args.under or args.holdout or args.blind or args.blind2) and args.out == os.path.join(ROOT, "Fixtures", "render"):
+    held = args.held
+    if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
         parser.error("--under, --holdout, --blind and --blind2 write another corpus: give --out")
-    held = "holdout" if args.holdout else "blind" if args.blind else "blind2" if args.blind2 else None
-    pages, changes = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
-                      "blind2": (BLIND2_PAGES, BLIND2_CHANGES)}.get(held, (PAGES, CHANGES))
+    pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
         shutil.rmtree(out)
