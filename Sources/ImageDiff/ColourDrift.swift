@@ -95,12 +95,14 @@ struct ColourDrift {
         curve = best.curve
     }
 
-    /// sRGB content converted for the usual wide-gamut displays, from linear sRGB (D65) to each
-    /// display's linear light and tone curve: Display P3 (sRGB's curve) and Adobe RGB (1998)
-    /// (a power of about 2.2).
+    /// sRGB content converted for the usual display profiles, from linear sRGB (D65) to each
+    /// profile's linear light and tone curve: Display P3 (sRGB's curve), Adobe RGB (1998) (a
+    /// power of about 2.2), and Generic RGB (Apple's primaries at D65, a power of 1.8), the
+    /// three that Chromium's `--force-color-profile` offers besides sRGB for 8-bit output.
     static let standardConversions: [(matrix: [Double], curve: ToneCurve)] = [
         ([0.822_462_1, 0.177_538_0, 0, 0.033_194_2, 0.966_805_8, 0, 0.017_082_7, 0.072_397_4, 0.910_519_9], .sRGB),
         ([0.715_162_7, 0.284_837_3, 0, 0, 1, 0, 0, 0.041_170_5, 0.958_829_5], .power(2.2)),
+        ([0.975_103_2, 0.027_067_7, -0.002_170_9, -0.019_985_5, 1.054_205_3, -0.034_219_7, 0.001_703_3, 0.001_592_9, 0.996_703_8], .power(1.8)),
     ]
 
     /// The reference as the fitted colour management draws it.

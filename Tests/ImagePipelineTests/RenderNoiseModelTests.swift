@@ -229,6 +229,53 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// Chromium's `--force-color-profile=generic-rgb` draws a page through the standard Generic
+    /// RGB conversion (Apple's primaries at D65, a power of 1.8), within a level of every pixel:
+    /// the calendar's one green badge and the player's gradient moved with no three solid colours
+    /// beyond the threshold to fit a matrix to, and pass by it. A changed colour under that
+    /// profile still fails. The table's matrix is the one those chromaticities give.
+    func testGenericRGBIsAStandardConversion() throws {
+        for (corpus, name) in [("render-blind", "calendar--generic-rgb"), ("render-blind2", "player--generic-rgb")] {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil, name)
+            XCTAssertTrue(compare(reference, actual, options: structural).match, name)
+        }
+        for (corpus, name) in [
+            ("render-holdout", "inbox--text-colour+generic-rgb"), ("render-holdout", "sidebar--text-colour+generic-rgb"),
+            ("render", "table--text-colour+generic-rgb"), ("render-blind", "chat--icon-removed+generic-rgb"),
+        ] {
+            let (reference, actual) = try pair("changes", name, corpus: corpus)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+        func toXYZ(_ primaries: [(x: Double, y: Double)]) -> [[Double]] {
+            let columns = primaries.map { [$0.x / $0.y, 1, (1 - $0.x - $0.y) / $0.y] }
+            let white = [0.3127 / 0.3290, 1, (1 - 0.3127 - 0.3290) / 0.3290]
+            let scales = solve(columns, white)
+            return (0..<3).map { row in (0..<3).map { column in columns[column][row] * scales[column] } }
+        }
+        let sRGB = toXYZ([(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)])
+        let generic = toXYZ([(0.63002, 0.34), (0.29505, 0.60498), (0.15501, 0.07701)])
+        let conversion = (0..<3).flatMap { row in
+            (0..<3).map { column in solve((0..<3).map { i in generic.map { $0[i] } }, (0..<3).map { sRGB[$0][column] })[row] }
+        }
+        let table = try XCTUnwrap(ColourDrift.standardConversions.last)
+        for (expected, listed) in zip(conversion, table.matrix) { XCTAssertEqual(listed, expected, accuracy: 1e-6) }
+    }
+
+    /// The solution of the 3 × 3 system whose columns are `columns`.
+    private func solve(_ columns: [[Double]], _ right: [Double]) -> [Double] {
+        func determinant(_ c: [[Double]]) -> Double {
+            c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[1][0] * (c[0][1] * c[2][2] - c[0][2] * c[2][1])
+                + c[2][0] * (c[0][1] * c[1][2] - c[0][2] * c[1][1])
+        }
+        let whole = determinant(columns)
+        return (0..<3).map { index in
+            var replaced = columns
+            replaced[index] = right
+            return determinant(replaced) / whole
+        }
+    }
+
     /// The held-out pages (`Fixtures/render-holdout`, written after these models): every change
     /// fails, alone or under noise; every JPEG round trip carries the recompression signature;
     /// and every page passes under the kinds of noise the models cover on all five (see the
