@@ -13,7 +13,9 @@
 /// The model has no free parameter: ``reconstruction(upsampling:)`` gives the reference as each
 /// upsampling decodes it (one image at a time, from the chroma block means), and the
 /// structural mode compares the new image with the one that leaves the fewest candidates, or
-/// with the reference itself when neither does better. A
+/// with the reference itself when neither does better. When the pair's luma shows JPEG's
+/// quantization, the planes are quantized first at the quality read off the pair
+/// (``quantized(quality:bands:)``, ``JPEGQuantization``). A
 /// changed element keeps its difference in luma, or in the colour of areas wider than a block,
 /// which averaging within blocks cannot make.
 struct ChromaSubsampling {
@@ -28,8 +30,11 @@ struct ChromaSubsampling {
     let image: RGBAImage
     /// Per 2 × 2 block, row-major over ``blockColumns`` × ``blockRows``: the mean Cb and Cr,
     /// centred on zero.
-    let blue: [Float]
-    let red: [Float]
+    private(set) var blue: [Float]
+    private(set) var red: [Float]
+    /// Per pixel, row-major: the luma a decoder draws, when the model also quantizes
+    /// (``quantized(quality:bands:)``); nil, each pixel keeps its own.
+    private(set) var luma: [UInt8]?
     var blockColumns: Int { (image.width + 1) / 2 }
     var blockRows: Int { (image.height + 1) / 2 }
 
@@ -60,6 +65,22 @@ struct ChromaSubsampling {
         (self.image, self.blue, self.red) = (image, blue, red)
     }
 
+    /// The model with every plane also quantized as a JPEG of `quality` quantizes it
+    /// (``JPEGQuantization``): the luma of each pixel and the chroma block means, each rounded to
+    /// a level first, as the encoder holds them.
+    func quantized(quality: Int, bands: Int = 0) -> ChromaSubsampling {
+        let chromaTable = JPEGQuantization.table(JPEGQuantization.chromaTable, quality: quality)
+        func chroma(_ plane: [Float]) -> [Float] {
+            JPEGQuantization.quantized(
+                plane.map(JPEGQuantization.nearest), width: blockColumns, height: blockRows, table: chromaTable, bands: bands)
+        }
+        var model = self
+        model.luma = JPEGQuantization.quantizedLuma(
+            of: image, table: JPEGQuantization.table(JPEGQuantization.lumaTable, quality: quality), bands: bands)
+        (model.blue, model.red) = (chroma(blue), chroma(red))
+        return model
+    }
+
     /// The image a decoder draws: each pixel's own luma, chroma brought back by `upsampling`,
     /// converted to RGB and clipped.
     func reconstruction(upsampling: Upsampling, bands: Int = 0) -> RGBAImage {
@@ -72,7 +93,12 @@ struct ChromaSubsampling {
                     for y in rows {
                         for x in 0..<width {
                             let k = (y * width + x) * 4
-                            let luma = 0.299 * Float(source[k]) + 0.587 * Float(source[k + 1]) + 0.114 * Float(source[k + 2])
+                            let luma: Float
+                            if let quantized = model.luma {
+                                luma = Float(quantized[y * width + x])
+                            } else {
+                                luma = 0.299 * Float(source[k]) + 0.587 * Float(source[k + 1]) + 0.114 * Float(source[k + 2])
+                            }
                             let (cb, cr) = model.chroma(x: x, y: y, upsampling: upsampling)
                             output[k] = Self.clipped(luma + 1.402 * cr)
                             output[k + 1] = Self.clipped(luma - 0.344_136 * cb - 0.714_136 * cr)

@@ -11,8 +11,10 @@
 ///   other image (within `shiftRadius`): a shift of up to that many pixels, a sub-pixel shift,
 ///   other hinting or anti-aliasing;
 /// - or, in a pair that carries the signature of JPEG recompression, its 8 × 8 block kept its
-///   mean lightness (``RecompressionNoise``); such a pair is judged against the reference as
-///   JPEG's chroma subsampling draws it (``ChromaSubsampling``) when that explains more.
+///   mean lightness (``RecompressionNoise``); such a pair, and one whose luma the reference
+///   quantized at the quality read off the pair explains (``JPEGQuantization``), is judged
+///   against the reference as JPEG's chroma subsampling (and that quantization) draws it
+///   (``ChromaSubsampling``) when that explains more.
 /// When the page's solid colours moved together as colour management moves them (another
 /// display profile), the reference is first drawn through the fitted conversion
 /// (``ColourDrift``), and the rest is judged against that. When one image drew its text with
@@ -194,26 +196,32 @@ package enum StructuralComparison {
         }
         let differs = result.differentPixels > 0
         var recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
+        // A pair whose luma is explained by the reference quantized as a JPEG is recompressed too,
+        // whether or not its blocks kept their means.
+        let quantization = differs ? JPEGQuantization.estimate(reference, actual).flatMap { $0.explainsDifference ? $0 : nil } : nil
+        let recompressed = recompression != nil || quantization != nil
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
-        // it, when that leaves fewer candidates; its blocks are then judged against that too.
-        if recompression != nil, let chroma = ChromaSubsampling(reference) {
-            var subsampled: RGBAImage?
+        // it (and its quantization, when that explains the luma), when that leaves fewer
+        // candidates; its blocks are then judged against that too.
+        if recompressed, var model = ChromaSubsampling(reference) {
+            var redrawn: RGBAImage?
+            if let quantization { model = model.quantized(quality: quantization.quality, bands: options.bands) }
             for upsampling in ChromaSubsampling.Upsampling.allCases {
-                let reconstruction = chroma.reconstruction(upsampling: upsampling, bands: options.bands)
+                let reconstruction = model.reconstruction(upsampling: upsampling, bands: options.bands)
                 var candidates = ComparisonEngine(reference: reconstruction, actual: actual, options: candidateOptions)
                     .run(kernel: .vectorized)
                 guard candidates.differentPixels < result.differentPixels else { continue }
                 candidates.metric = .structural(rule)
-                (subsampled, result) = (reconstruction, candidates)
+                (redrawn, result) = (reconstruction, candidates)
             }
-            if let subsampled {
-                reference = subsampled
-                recompression = RecompressionNoise(subsampled, actual, bands: options.bands) ?? recompression
+            if let redrawn {
+                reference = redrawn
+                recompression = RecompressionNoise(redrawn, actual, bands: options.bands) ?? recompression
             }
         }
         // Recompression moves solid colours a little too (chroma subsampling): those moves are the
         // encoder's, not a display profile's.
-        if differs, recompression == nil,
+        if differs, !recompressed,
             let drift = ColourDrift(reference, actual, noiseDeltaE: rule.noiseDeltaE, bands: options.bands)
         {
             reference = drift.applied(to: reference)
@@ -223,7 +231,7 @@ package enum StructuralComparison {
         // An LCD pair as drawn, before its gray text is redrawn: its coherent changes are judged
         // on it, as the redraw keeps ink lightness, not ink colour.
         var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage)?
-        if differs, recompression == nil, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked, bands: options.bands) {
+        if differs, !recompressed, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked, bands: options.bands) {
             asDrawn = (marked, reference, actual)
             (reference, actual) = text.grayscaled(reference, actual)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)

@@ -1,6 +1,7 @@
 import CMagickWand
 import Foundation
 import ImageCodecs
+import TestSupport
 import XCTest
 
 @testable import ImageDiff
@@ -29,6 +30,36 @@ final class ChromaSubsamplingTests: XCTestCase {
             XCTAssertGreaterThan(Self.largestDistance(image, decoded), 40, "\(upsampling): the strokes lose their colour")
         }
         XCTAssertGreaterThan(Self.largestDistance(reconstructions[0], reconstructions[1]), 10, "the upsamplings differ")
+    }
+
+    /// libjpeg's quantization is read off a round trip (``JPEGQuantization``): a rendered page
+    /// written by MagickWand's libjpeg at quality 50, 75 and 90 and read back by imgdiff's decoder
+    /// gives that quality, and quantizing explains its luma. The quantized reconstruction comes
+    /// closer to the decoded JPEG than subsampling alone: a quarter of the pixels beyond 3
+    /// levels, and half the largest distance. (ImageMagick drives libjpeg its own way and draws
+    /// up to 12 levels from cjpeg's output at quality 90, which the model follows more closely:
+    /// see `RenderNoiseModelTests.testQuantizationReadOffThePairExplainsARoundTrip`.) The page
+    /// against itself shows no quantization.
+    func testQuantizationIsReadOffARoundTripAndDrawnAgain() throws {
+        let page = try ImageDecoder.decode(
+            contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/render-blind/noise/ref/dialog--jpeg-q90.png").path)
+        let chroma = try XCTUnwrap(ChromaSubsampling(page))
+        for quality in [50, 75, 90] {
+            let decoded = try decode(try jpegBytes(of: page, quality: quality), upsampling: ChromaSubsampling.Upsampling.triangular)
+            let estimate = try XCTUnwrap(JPEGQuantization.estimate(page, decoded))
+            XCTAssertEqual(estimate.quality, quality)
+            XCTAssertTrue(estimate.explainsDifference, "\(quality): \(estimate)")
+            let quantized = chroma.quantized(quality: quality).reconstruction(upsampling: ChromaSubsampling.Upsampling.triangular)
+            let subsampled = chroma.reconstruction(upsampling: ChromaSubsampling.Upsampling.triangular)
+            XCTAssertLessThan(Self.largestDistance(quantized, decoded), Self.largestDistance(subsampled, decoded), "\(quality)")
+            XCTAssertLessThan(Self.differing(quantized, decoded) * 3, Self.differing(subsampled, decoded), "\(quality)")
+        }
+        XCTAssertFalse(try XCTUnwrap(JPEGQuantization.estimate(page, page)).explainsDifference)
+    }
+
+    /// Pixels of two opaque images of one size that differ by more than 3 levels in a channel.
+    static func differing(_ first: RGBAImage, _ second: RGBAImage) -> Int {
+        compare(first, second, options: ComparisonOptions(metric: .channel(tolerance: 3))).differentPixels
     }
 
     /// JPEG cannot hold translucent pixels: no reconstruction is offered for them.
@@ -69,14 +100,14 @@ final class ChromaSubsamplingTests: XCTestCase {
         compare(first, second, options: ComparisonOptions(metric: .exact)).maxChannelDelta
     }
 
-    /// `image` as a 4:2:0 JPEG of quality 100, written by MagickWand's libjpeg.
-    func jpegBytes(of image: RGBAImage) throws -> [UInt8] {
+    /// `image` as a 4:2:0 JPEG of `quality`, written by MagickWand's libjpeg.
+    func jpegBytes(of image: RGBAImage, quality: Int = 100) throws -> [UInt8] {
         let png = try PNGEncoder.encode(image)
         let wand = try XCTUnwrap(NewMagickWand())
         defer { DestroyMagickWand(wand) }
         XCTAssertEqual(MagickReadImageBlob(wand, png, png.count), MagickTrue)
         XCTAssertEqual(MagickSetImageFormat(wand, "JPEG"), MagickTrue)
-        XCTAssertEqual(MagickSetImageCompressionQuality(wand, 100), MagickTrue)
+        XCTAssertEqual(MagickSetImageCompressionQuality(wand, quality), MagickTrue)
         // One factor a component, each for both directions (MagickWand joins them into
         // "2,1,1"): Y 2 × 2, Cb and Cr 1 × 1, which is 4:2:0.
         let factors: [Double] = [2, 1, 1]

@@ -276,6 +276,46 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// The dialog's JPEG round trips (render-blind, cjpeg) carry no block signature: its modal's
+    /// shadow and its orange and red marks move block means beyond the block model. Their
+    /// quantization is read off them (quality 90 and 95); the reference quantized so leaves a
+    /// fiftieth of the pixels beyond the noise threshold (subsampling alone, from a sixth to
+    /// three quarters), and they pass. The digit changed under the same round trip still fails.
+    /// No pair of the render corpora that is not a round trip shows quantization.
+    func testQuantizationReadOffThePairExplainsARoundTrip() throws {
+        let beyondNoise = ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))
+        for (name, quality) in [("dialog--jpeg-q90", 90), ("dialog--jpeg-q95", 95)] {
+            let (reference, actual) = try pair("noise", name, corpus: "render-blind")
+            XCTAssertNil(RecompressionNoise(reference, actual), name)
+            let estimate = try XCTUnwrap(JPEGQuantization.estimate(reference, actual))
+            XCTAssertEqual(estimate.quality, quality, name)
+            XCTAssertTrue(estimate.explainsDifference, name)
+            let chroma = try XCTUnwrap(ChromaSubsampling(reference))
+            let (quantized, subsampled, unchanged) = (
+                compare(chroma.quantized(quality: quality).reconstruction(upsampling: .triangular), actual, options: beyondNoise)
+                    .differentPixels,
+                compare(chroma.reconstruction(upsampling: .triangular), actual, options: beyondNoise).differentPixels,
+                compare(reference, actual, options: beyondNoise).differentPixels
+            )
+            XCTAssertLessThan(quantized * 20, unchanged, name)
+            XCTAssertLessThan(quantized * 5, subsampled, name)
+            XCTAssertTrue(compare(reference, actual, options: structural).match, name)
+        }
+        let (reference, actual) = try pair("changes", "dialog--word+jpeg-q90", corpus: "render-blind")
+        XCTAssertFalse(compare(reference, actual, options: structural).match)
+        var judged = 0
+        for corpus in ["render", "render-holdout", "render-blind", "render-blind2"] {
+            for kind in ["noise", "changes"] {
+                for name in try pairNames(kind, corpus: corpus) where !name.contains("jpeg") {
+                    let (reference, actual) = try pair(kind, name, corpus: corpus)
+                    XCTAssertFalse(JPEGQuantization.estimate(reference, actual)?.explainsDifference ?? false, "\(corpus)/\(name)")
+                    judged += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(judged, 250)
+    }
+
     /// The held-out pages (`Fixtures/render-holdout`, written after these models): every change
     /// fails, alone or under noise; every JPEG round trip carries the recompression signature;
     /// and every page passes under the kinds of noise the models cover on all five (see the
