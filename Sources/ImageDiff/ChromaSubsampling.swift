@@ -72,11 +72,12 @@ struct ChromaSubsampling {
         let chromaTable = JPEGQuantization.table(JPEGQuantization.chromaTable, quality: quality)
         func chroma(_ plane: [Float]) -> [Float] {
             JPEGQuantization.quantized(
-                plane.map(JPEGQuantization.nearest), width: blockColumns, height: blockRows, table: chromaTable, bands: bands)
+                .samples(plane.map(JPEGQuantization.nearest), width: blockColumns, height: blockRows), table: chromaTable, bands: bands
+            ).map { Float($0) - 128 }
         }
         var model = self
-        model.luma = JPEGQuantization.quantizedLuma(
-            of: image, table: JPEGQuantization.table(JPEGQuantization.lumaTable, quality: quality), bands: bands)
+        model.luma = JPEGQuantization.quantized(
+            .luma(image), table: JPEGQuantization.table(JPEGQuantization.lumaTable, quality: quality), bands: bands)
         (model.blue, model.red) = (chroma(blue), chroma(red))
         return model
     }

@@ -57,36 +57,30 @@ enum JPEGQuantization {
 
     /// The 8 × 8 block's transform: `block` samples row by row in, coefficients out.
     static func forward(_ block: inout [Float], _ scratch: inout [Float]) {
-        for y in 0..<8 {
-            for u in 0..<8 {
-                var sum: Float = 0
-                for x in 0..<8 { sum += basis[u * 8 + x] * block[y * 8 + x] }
-                scratch[y * 8 + u] = sum
-            }
-        }
-        for u in 0..<8 {
-            for v in 0..<8 {
-                var sum: Float = 0
-                for y in 0..<8 { sum += basis[v * 8 + y] * scratch[y * 8 + u] }
-                block[v * 8 + u] = sum
-            }
-        }
+        separable(&block, &scratch) { output, input in basis[output * 8 + input] }
     }
 
-    /// The inverse of ``forward(_:_:)``.
+    /// The inverse of ``forward(_:_:)``: the transposed basis.
     static func inverse(_ block: inout [Float], _ scratch: inout [Float]) {
-        for v in 0..<8 {
-            for x in 0..<8 {
+        separable(&block, &scratch) { output, input in basis[input * 8 + output] }
+    }
+
+    /// `block` with the 8 × 8 matrix `weight(output, input)` applied along each row, then down
+    /// each column.
+    @inline(__always)
+    private static func separable(_ block: inout [Float], _ scratch: inout [Float], _ weight: (Int, Int) -> Float) {
+        for row in 0..<8 {
+            for output in 0..<8 {
                 var sum: Float = 0
-                for u in 0..<8 { sum += basis[u * 8 + x] * block[v * 8 + u] }
-                scratch[v * 8 + x] = sum
+                for input in 0..<8 { sum += weight(output, input) * block[row * 8 + input] }
+                scratch[row * 8 + output] = sum
             }
         }
-        for x in 0..<8 {
-            for y in 0..<8 {
+        for column in 0..<8 {
+            for output in 0..<8 {
                 var sum: Float = 0
-                for v in 0..<8 { sum += basis[v * 8 + y] * scratch[v * 8 + x] }
-                block[y * 8 + x] = sum
+                for input in 0..<8 { sum += weight(output, input) * scratch[input * 8 + column] }
+                block[output * 8 + column] = sum
             }
         }
     }
@@ -114,65 +108,55 @@ enum JPEGQuantization {
         inverse(&block, &scratch)
     }
 
-    /// A plane of `width` × `height` samples (row by row, centred on zero) as a JPEG with
-    /// `table` draws it: each 8 × 8 block (the last ones filled by repeating the edge samples, as
-    /// the encoder pads them) requantized, each sample rounded and clipped to the 8-bit range
-    /// (-128...127).
-    static func quantized(_ plane: [Float], width: Int, height: Int, table: [Float], bands: Int = 0) -> [Float] {
-        let blockRows = (height + 7) / 8
-        var output = [Float](repeating: 0, count: plane.count)
-        output.withUnsafeMutableBufferPointer { output in
-            plane.withUnsafeBufferPointer { plane in
-                let shared = UncheckedSendable((plane, output))
-                RowBands.forEach(height: blockRows, bands: RowBands.count(height: blockRows, requested: bands)) { _, rows in
-                    let (plane, output) = shared.value
-                    var block = [Float](repeating: 0, count: 64), scratch = block
-                    for blockRow in rows {
-                        for left in stride(from: 0, to: width, by: 8) {
-                            let top = blockRow * 8
-                            for y in 0..<8 {
-                                let row = min(top + y, height - 1) * width
-                                for x in 0..<8 { block[y * 8 + x] = plane[row + min(left + x, width - 1)] }
-                            }
-                            requantize(&block, &scratch, table)
-                            for y in 0..<min(8, height - top) {
-                                for x in 0..<min(8, width - left) {
-                                    output[(top + y) * width + left + x] = min(127, max(-128, nearest(block[y * 8 + x])))
-                                }
-                            }
-                        }
-                    }
-                }
+    /// Where a plane's samples come from, each centred on zero.
+    enum Plane {
+        /// `width` × `height` samples, row by row.
+        case samples([Float], width: Int, height: Int)
+        /// The luma of each pixel of an 8-bit opaque image, rounded to a level, as the encoder
+        /// holds it (no plane of it is held first).
+        case luma(RGBAImage)
+
+        var size: (width: Int, height: Int) {
+            switch self {
+            case .samples(_, let width, let height): return (width, height)
+            case .luma(let image): return (image.width, image.height)
             }
         }
-        return output
     }
 
-    /// The luma of an 8-bit opaque image as a JPEG with `table` draws it, one level (0...255) a
-    /// pixel, row by row: each pixel's luma rounded to a level, as the encoder holds it, then
-    /// each 8 × 8 block requantized (as ``quantized(_:width:height:table:bands:)``), without a
-    /// plane of the luma held first.
-    static func quantizedLuma(of image: RGBAImage, table: [Float], bands: Int = 0) -> [UInt8] {
-        let (width, height) = (image.width, image.height)
+    /// `plane` as a JPEG with `table` draws it, one level (0...255, the centred value + 128) a
+    /// sample, row by row: each 8 × 8 block (the last ones filled by repeating the edge samples,
+    /// as the encoder pads them) requantized, each sample rounded and clipped.
+    static func quantized(_ plane: Plane, table: [Float], bands: Int = 0) -> [UInt8] {
+        let (width, height) = plane.size
         let blockRows = (height + 7) / 8
         var output = [UInt8](repeating: 0, count: width * height)
+        let (samples, image): ([Float], RGBAImage?) = switch plane {
+        case .samples(let samples, _, _): (samples, nil)
+        case .luma(let image): ([], image)
+        }
         output.withUnsafeMutableBufferPointer { output in
-            image.pixels.withUnsafeBufferPointer { pixels in
-                let shared = UncheckedSendable((pixels, output))
-                RowBands.forEach(height: blockRows, bands: RowBands.count(height: blockRows, requested: bands)) { _, rows in
-                    let (pixels, output) = shared.value
-                    var block = [Float](repeating: 0, count: 64), scratch = block
-                    for blockRow in rows {
-                        for left in stride(from: 0, to: width, by: 8) {
-                            let top = blockRow * 8
-                            for y in 0..<8 {
-                                let row = min(top + y, height - 1) * width
-                                for x in 0..<8 { block[y * 8 + x] = nearest(luma(pixels, (row + min(left + x, width - 1)) * 4)) }
-                            }
-                            requantize(&block, &scratch, table)
-                            for y in 0..<min(8, height - top) {
-                                for x in 0..<min(8, width - left) {
-                                    output[(top + y) * width + left + x] = UInt8(min(255, max(0, nearest(block[y * 8 + x]) + 128)))
+            samples.withUnsafeBufferPointer { samples in
+                (image?.pixels ?? []).withUnsafeBufferPointer { pixels in
+                    let shared = UncheckedSendable((samples, pixels, output))
+                    let fromPixels = image != nil
+                    RowBands.forEach(height: blockRows, bands: RowBands.count(height: blockRows, requested: bands)) { _, rows in
+                        let (samples, pixels, output) = shared.value
+                        var block = [Float](repeating: 0, count: 64), scratch = block
+                        for top in rows.lazy.map({ $0 * 8 }) {
+                            for left in stride(from: 0, to: width, by: 8) {
+                                for y in 0..<8 {
+                                    let row = min(top + y, height - 1) * width
+                                    for x in 0..<8 {
+                                        let index = row + min(left + x, width - 1)
+                                        block[y * 8 + x] = fromPixels ? nearest(luma(pixels, index * 4)) : samples[index]
+                                    }
+                                }
+                                requantize(&block, &scratch, table)
+                                for y in 0..<min(8, height - top) {
+                                    for x in 0..<min(8, width - left) {
+                                        output[(top + y) * width + left + x] = UInt8(min(255, max(0, nearest(block[y * 8 + x]) + 128)))
+                                    }
                                 }
                             }
                         }
