@@ -1,8 +1,8 @@
 import RealModule
 
-/// JPEG's quantization, as the structural mode explains it on a pair that carries
-/// recompression's signature (``RecompressionNoise``), beside its chroma subsampling
-/// (``ChromaSubsampling/quantized(quality:bands:)``).
+/// JPEG's quantization, as the structural mode recognises and explains it, beside JPEG's chroma
+/// subsampling (``ChromaSubsampling/quantized(quality:bands:)``): a pair whose luma it explains
+/// is recompressed, whether or not its blocks kept their means (``RecompressionNoise``).
 ///
 /// A baseline JPEG encoder cuts each plane into 8 × 8 blocks, takes each block's discrete cosine
 /// transform, and divides each of its 64 coefficients by the matching entry of a quantization

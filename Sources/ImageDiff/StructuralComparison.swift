@@ -199,11 +199,13 @@ package enum StructuralComparison {
         // A pair whose luma is explained by the reference quantized as a JPEG is recompressed too,
         // whether or not its blocks kept their means.
         let quantization = differs ? JPEGQuantization.estimate(reference, actual).flatMap { $0.explainsDifference ? $0 : nil } : nil
-        let recompressed = recompression != nil || quantization != nil
+        // JPEG holds no translucent pixel, which no chroma model is made for.
+        let chroma = recompression != nil || quantization != nil ? ChromaSubsampling(reference) : nil
+        let recompressed = recompression != nil || chroma != nil
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
         // it (and its quantization, when that explains the luma), when that leaves fewer
         // candidates; its blocks are then judged against that too.
-        if recompressed, var model = ChromaSubsampling(reference) {
+        if var model = chroma {
             var redrawn: RGBAImage?
             if let quantization { model = model.quantized(quality: quantization.quality, bands: options.bands) }
             for upsampling in ChromaSubsampling.Upsampling.allCases {
