@@ -98,7 +98,7 @@ struct ChromaSubsampling {
                             if let quantized = model.luma {
                                 luma = Float(quantized[y * width + x])
                             } else {
-                                luma = 0.299 * Float(source[k]) + 0.587 * Float(source[k + 1]) + 0.114 * Float(source[k + 2])
+                                luma = JPEGQuantization.luma(source, k)
                             }
                             let (cb, cr) = model.chroma(x: x, y: y, upsampling: upsampling)
                             output[k] = Self.clipped(luma + 1.402 * cr)

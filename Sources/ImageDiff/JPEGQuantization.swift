@@ -149,7 +149,7 @@ enum JPEGQuantization {
                                     let row = min(top + y, height - 1) * width
                                     for x in 0..<8 {
                                         let index = row + min(left + x, width - 1)
-                                        block[y * 8 + x] = fromPixels ? nearest(luma(pixels, index * 4)) : samples[index]
+                                        block[y * 8 + x] = fromPixels ? nearest(luma(pixels, index * 4) - 128) : samples[index]
                                     }
                                 }
                                 requantize(&block, &scratch, table)
@@ -167,10 +167,10 @@ enum JPEGQuantization {
         return output
     }
 
-    /// The luma of the pixel at byte offset `k` (JFIF), centred on zero.
+    /// The luma of the pixel at byte offset `k` (JFIF, 0...255).
     @inline(__always)
     static func luma(_ pixels: UnsafeBufferPointer<UInt8>, _ k: Int) -> Float {
-        0.299 * Float(pixels[k]) + 0.587 * Float(pixels[k + 1]) + 0.114 * Float(pixels[k + 2]) - 128
+        0.299 * Float(pixels[k]) + 0.587 * Float(pixels[k + 1]) + 0.114 * Float(pixels[k + 2])
     }
 
     /// The quality a pair's luma was quantized at, and how much of its difference that explains.
@@ -208,9 +208,11 @@ enum JPEGQuantization {
         let (width, height) = (reference.width, reference.height)
         let (blockColumns, blockRows) = (width / 8, height / 8)
         guard blockColumns > 0, blockRows > 0 else { return nil }
-        // Both images' sampled blocks, 64 samples each: the reference's luma rounded (as the
-        // encoder holds it), the new image's as it is.
+        // Both images' sampled blocks, 64 samples each (the reference's luma rounded, as the
+        // encoder holds it, the new image's as it is), and their transforms.
         var (referenceBlocks, actualBlocks) = ([Float](), [Float]())
+        var (referenceCoefficients, actualCoefficients) = ([Float](), [Float]())
+        var (block, scratch) = ([Float](repeating: 0, count: 64), [Float](repeating: 0, count: 64))
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 var (first, second) = ([Float](repeating: 0, count: 64), [Float](repeating: 0, count: 64))
@@ -223,27 +225,21 @@ enum JPEGQuantization {
                         guard referenceBlocks.count < 64 * largestSample else { break visits }
                         for index in 0..<64 {
                             let k = ((top + index / 8) * width + left + index % 8) * 4
-                            (first[index], second[index]) = (nearest(luma(a, k)), luma(b, k))
+                            (first[index], second[index]) = (nearest(luma(a, k) - 128), luma(b, k) - 128)
                         }
                         guard let low = first.min(), let high = first.max(), high - low > 1 else { continue }
                         referenceBlocks += first
                         actualBlocks += second
+                        forward(&first, &scratch)
+                        forward(&second, &scratch)
+                        referenceCoefficients += first
+                        actualCoefficients += second
                     }
                 }
             }
         }
         guard !referenceBlocks.isEmpty else { return nil }
         let sampled = referenceBlocks.count / 64
-        var (referenceCoefficients, actualCoefficients) = (referenceBlocks, actualBlocks)
-        var (block, scratch) = ([Float](repeating: 0, count: 64), [Float](repeating: 0, count: 64))
-        for start in stride(from: 0, to: referenceBlocks.count, by: 64) {
-            block.replaceSubrange(0..<64, with: referenceBlocks[start..<(start + 64)])
-            forward(&block, &scratch)
-            referenceCoefficients.replaceSubrange(start..<(start + 64), with: block)
-            block.replaceSubrange(0..<64, with: actualBlocks[start..<(start + 64)])
-            forward(&block, &scratch)
-            actualCoefficients.replaceSubrange(start..<(start + 64), with: block)
-        }
         let quality = referenceCoefficients.withUnsafeBufferPointer { reference in
             actualCoefficients.withUnsafeBufferPointer { actual in
                 guard let reference = reference.baseAddress, let actual = actual.baseAddress else { return qualities.upperBound }
