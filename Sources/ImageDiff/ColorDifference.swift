@@ -64,9 +64,9 @@ public struct LabColor: Sendable, Equatable {
     public var chroma: Double { (a * a + b * b).squareRoot() }
 }
 
-/// Bounds on ΔE76 and ΔE94 between two colours, found without a cube root: a run that only
-/// reports the largest ΔE need not convert a pair whose upper bound is below the largest so
-/// far, and one that asks whether ΔE passes a threshold need not when a bound answers.
+/// Upper bounds on ΔE76 and ΔE94 between two colours, found without a cube root: a run that
+/// only reports the largest ΔE need not convert a pair whose bound is below the largest so
+/// far, nor one that asks whether ΔE passes a threshold a pair whose bound is below it.
 ///
 /// f(t) is continuous, non-decreasing and concave, its slope falling from κ/116 (below ε) as
 /// t^(−2/3)/3. So f(t₁) − f(t₂) is (t₁ − t₂) times a slope between f′(max t) and f′(min t),
@@ -97,8 +97,7 @@ enum DeltaEBound {
         let delta = labChange(p, q)
         if isSurelyBelow(floor, square: squaredCIE76(delta)) { return true }
         guard formula == .cie94 else { return false }
-        let weights = chromaWeights(p)
-        return isSurelyBelow(floor, square: squaredCIE94(delta, weights).high)
+        return isSurelyBelow(floor, square: squaredCIE94(delta, smallestSH: smallestSH(p)))
     }
 
     /// The square of an upper bound on ΔE76 between two colours given by their white ratios.
@@ -107,17 +106,14 @@ enum DeltaEBound {
         squaredCIE76(labChange(p, q))
     }
 
-    /// The squares of a lower and an upper bound on ΔE94 between two colours given by their
-    /// white ratios, the first colour's chroma C₁ weighting the terms. ΔC² + ΔH² = Δa² + Δb²
-    /// (ΔH² is clamped at zero only when rounding takes it below), and S_C ≥ S_H ≥ 1, so
-    /// ΔE94² lies between ΔL² + (Δa² + Δb²) / S_C² and ΔL² + (Δa² + Δb²) / S_H²; the bounds
-    /// take the smallest Δ and largest S_C, and the largest Δ and smallest S_H, that the
+    /// The square of an upper bound on ΔE94 between two colours given by their white ratios,
+    /// the first colour's chroma C₁ weighting the terms. ΔC² + ΔH² = Δa² + Δb² (ΔH² is clamped
+    /// at zero only when rounding takes it below), and S_C ≥ S_H ≥ 1, so ΔE94² is at most
+    /// ΔL² + (Δa² + Δb²) / S_H²; the bound takes the largest Δ and the smallest S_H that the
     /// intervals allow.
     @inline(__always)
-    static func squaredCIE94Range(
-        _ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)
-    ) -> (low: Double, high: Double) {
-        squaredCIE94(labChange(p, q), chromaWeights(p))
+    static func squaredCIE94(_ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)) -> Double {
+        squaredCIE94(labChange(p, q), smallestSH: smallestSH(p))
     }
 
     private typealias Interval = (low: Double, high: Double)
@@ -130,25 +126,17 @@ enum DeltaEBound {
     }
 
     @inline(__always)
-    private static func squaredCIE94(_ delta: LabChange, _ weights: (largestSC: Double, smallestSH: Double)) -> Interval {
-        let highL = 116 * farthestFromZero(delta.l), highA = 500 * farthestFromZero(delta.a), highB = 200 * farthestFromZero(delta.b)
-        let lowL = 116 * nearestToZero(delta.l), lowA = 500 * nearestToZero(delta.a), lowB = 200 * nearestToZero(delta.b)
-        return (
-            lowL * lowL + (lowA * lowA + lowB * lowB) / (weights.largestSC * weights.largestSC),
-            highL * highL + (highA * highA + highB * highB) / (weights.smallestSH * weights.smallestSH)
-        )
+    private static func squaredCIE94(_ delta: LabChange, smallestSH: Double) -> Double {
+        let l = 116 * farthestFromZero(delta.l), a = 500 * farthestFromZero(delta.a), b = 200 * farthestFromZero(delta.b)
+        return l * l + (a * a + b * b) / (smallestSH * smallestSH)
     }
 
-    /// The largest S_C and smallest S_H of CIE94 that a colour's a\* and b\* allow.
+    /// The smallest S_H of CIE94 that a colour's a\* and b\* allow.
     @inline(__always)
-    private static func chromaWeights(_ p: (x: Double, y: Double, z: Double)) -> (largestSC: Double, smallestSH: Double) {
+    private static func smallestSH(_ p: (x: Double, y: Double, z: Double)) -> Double {
         let ownA = change(p.x, p.y), ownB = change(p.y, p.z)
-        let highChroma = (500 * farthestFromZero(ownA), 200 * farthestFromZero(ownB))
         let lowChroma = (500 * nearestToZero(ownA), 200 * nearestToZero(ownB))
-        return (
-            1 + 0.045 * (highChroma.0 * highChroma.0 + highChroma.1 * highChroma.1).squareRoot(),
-            1 + 0.015 * (lowChroma.0 * lowChroma.0 + lowChroma.1 * lowChroma.1).squareRoot()
-        )
+        return 1 + 0.015 * (lowChroma.0 * lowChroma.0 + lowChroma.1 * lowChroma.1).squareRoot()
     }
 
     /// The intervals that hold fy₁ − fy₂ (ΔL\* / 116), (fx − fy)₁ − (fx − fy)₂ (Δa\* / 500) and
@@ -175,12 +163,6 @@ enum DeltaEBound {
     @inline(__always)
     static func isSurelyBelow(_ floor: Double, square: Double) -> Bool {
         floor > 0 && square * (1 + 1e-6) + 1e-6 < floor * floor
-    }
-
-    /// Whether a distance whose square is at least `square` is surely above `ceiling`.
-    @inline(__always)
-    static func isSurelyAbove(_ ceiling: Double, square: Double) -> Bool {
-        square * (1 - 1e-6) - 1e-6 > ceiling * ceiling
     }
 
     /// The interval that holds f(t₁) − f(t₂).
