@@ -498,7 +498,7 @@ struct PlaywrightLab {
             }
             @inline(__always)
             func f(_ t: SIMD8<Double>) -> SIMD8<Double> {
-                let linearPart: SIMD8<Double> = t / 3 / sigmaSquared + 4.0 / 29
+                let linearPart: SIMD8<Double> = t * (1 / (3 * sigmaSquared)) + 4.0 / 29
                 return approximateCubeRoots(t).replacing(with: linearPart, where: t .<= sigmaCubed)
             }
             let x: SIMD8<Double> = red * 0.4124 + green * 0.3576 + blue * 0.1805
@@ -532,12 +532,15 @@ struct PlaywrightLab {
     /// four Newton steps r ← r (4 − t r³) / 3 each square its error. Multiplications only.
     @inline(__always)
     static func approximateCubeRoots(_ t: SIMD8<Double>) -> SIMD8<Double> {
-        let bits = unsafeBitCast(t, to: SIMD8<UInt64>.self)
-        var r = unsafeBitCast(SIMD8<UInt64>(repeating: 0x553E_F0FF_289D_D796) &- bits / 3, to: SIMD8<Double>.self)
-        let third = t * (1.0 / 3)
+        // The bits' top half divided by three as a multiplication (exact for 32 bits), which
+        // vectors hold; a 64-bit division they do not.
+        let high = unsafeBitCast(t, to: SIMD8<UInt64>.self) &>> 32
+        let third = (high &* 0xAAAA_AAAB) &>> 33
+        var r = unsafeBitCast((0x553E_F0FF &- third) &<< 32, to: SIMD8<Double>.self)
+        let tThird = t * (1.0 / 3)
         for _ in 0..<4 {
             let cube = r * r * r
-            r *= 4.0 / 3 - third * cube
+            r *= 4.0 / 3 - tThird * cube
         }
         return t * r * r
     }
