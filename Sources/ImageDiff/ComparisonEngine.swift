@@ -112,8 +112,28 @@ struct ComparisonEngine {
                 }
             }
         }
+        return result(merging: bands, mask: mask)
+    }
+
+    /// The statistics of `rows` alone (no mask), for a pass over images of one size that walks
+    /// them in its own bands and merges what they found with ``result(merging:mask:)``.
+    func statistics(ofRows rows: Range<Int>, ignored: IgnoreMap?) -> BandStatistics {
+        reference.pixels.withUnsafeBufferPointer { referenceBuffer in
+            actual.pixels.withUnsafeBufferPointer { actualBuffer in
+                guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return BandStatistics() }
+                var judge = PixelJudge(
+                    options: options, width: width, height: height, a: a, b: b, mask: nil, maskWidth: fullWidth, ignored: ignored)
+                judge.scanVectorized(rows: rows)
+                return judge.statistics
+            }
+        }
+    }
+
+    /// The result of the bands' statistics, which together cover every row once.
+    func result(merging bands: [BandStatistics], mask: DifferenceMask?) -> DiffResult {
         var total = BandStatistics()
         for band in bands { total.merge(band) }
+        var mask = mask
         countOutsideOverlap(into: &total, mask: &mask)
         return result(total, mask: mask)
     }

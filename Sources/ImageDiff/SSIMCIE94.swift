@@ -24,31 +24,37 @@ enum SSIMCIE94 {
 
     /// Counts (and, when `options.collectsMask`, marks) the differing pixels of two images of
     /// one size. The largest ΔE is Playwright's CIE94, taken in the same pass; the other
-    /// statistics come from the exact comparison.
+    /// statistics are the exact comparison's, taken band by band beside it.
     static func compare(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, options: ComparisonOptions) -> DiffResult {
         var exactOptions = options
         exactOptions.metric = .exact
         exactOptions.measuresDeltaE = false
-        var result = ComparisonEngine(reference: expected, actual: actual, options: exactOptions).run(kernel: .vectorized)
-        result.metric = options.metric
-        guard !result.sizeDiffers else {
+        let exact = ComparisonEngine(reference: expected, actual: actual, options: exactOptions)
+        guard expected.size == actual.size else {
+            var result = exact.run(kernel: .vectorized)
+            result.metric = options.metric
             result.judge(by: options.allowance)
             return result
         }
-        let found = differingPixels(
-            expected, actual, maxDeltaE: maxDeltaE,
-            ignored: IgnoreMap(options: options, width: expected.width, height: expected.height), bands: bandCount(options, expected))
+        let ignored = IgnoreMap(options: options, width: expected.width, height: expected.height)
+        let bands = RowBands.map(height: expected.height, bands: bandCount(options, expected)) { _, rows in
+            (exact.statistics(ofRows: rows, ignored: ignored),
+             differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored))
+        }
+        var result = exact.result(merging: bands.map(\.0), mask: nil)
+        result.metric = options.metric
+        let counted = bands.flatMap(\.1.counted)
         var mask = options.collectsMask ? DifferenceMask(width: expected.width, height: expected.height) : nil
         var box: PixelRect?
-        for index in found.counted {
+        for index in counted {
             let x = index % expected.width, y = index / expected.width
             mask?.set(x: x, y: y)
             let pixel = PixelRect(minX: x, minY: y, maxX: x, maxY: y)
             box = box.map { $0.union(pixel) } ?? pixel
         }
-        result.differentPixels = found.counted.count
-        result.differentRatio = result.totalPixels == 0 ? 0 : Double(found.counted.count) / Double(result.totalPixels)
-        result.maxDeltaE = found.largestDeltaE
+        result.differentPixels = counted.count
+        result.differentRatio = result.totalPixels == 0 ? 0 : Double(counted.count) / Double(result.totalPixels)
+        result.maxDeltaE = bands.map(\.1.largestDeltaE).max() ?? 0
         result.boundingBox = box
         result.mask = mask
         result.judge(by: options.allowance)
@@ -59,17 +65,6 @@ enum SSIMCIE94 {
     /// over 31 rows before its first, and 8 bands share out evenly over 2, 4 or 8 cores.
     static func bandCount(_ options: ComparisonOptions, _ image: RGBAImage) -> Int {
         options.bands > 0 ? options.bands : max(1, min(8, image.height / 64))
-    }
-
-    /// The pixels Playwright's comparator counts (row-major indices, in order) and the largest
-    /// ΔE94 between the images as it sees them, judged in `bands` row bands on all cores.
-    static func differingPixels(
-        _ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, ignored: IgnoreMap?, bands: Int = 1
-    ) -> (counted: [Int], largestDeltaE: Double) {
-        let found = RowBands.map(height: expected.height, bands: bands) { _, rows in
-            differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored)
-        }
-        return (found.flatMap(\.counted), found.map(\.largestDeltaE).max() ?? 0)
     }
 
     /// The pixels counted in `rows`, and the largest ΔE94 there.
