@@ -14,7 +14,10 @@ import RealModule
 /// integers, kept per column for the 31 rows around the current row and slid down the image,
 /// then slid along the row from one undecided pixel to the next, so memory stays at a few rows
 /// whatever the image size; the SSIM formula then runs in Playwright's floating-point order,
-/// so counts equal Playwright's.
+/// so counts equal Playwright's. ΔE94 is approximated a row's pixels at a time, eight to a
+/// vector (``PlaywrightLab/approximateDeltaE94(_:_:into:)``), and taken in Playwright's own
+/// arithmetic only where the approximation lies too near the threshold or the largest ΔE so far
+/// to settle them.
 enum SSIMCIE94 {
     static let ssimRadius = 15
     static let windowSide = 2 * ssimRadius + 1
