@@ -479,7 +479,8 @@ struct PlaywrightLab {
         }
     }
 
-    /// The Lab colours of up to eight pixels, one per lane (white in lanes beyond the pixels).
+    /// The Lab colours of up to eight pixels, one per lane, from Playwright's own white ratios
+    /// (``whiteRatios(_:)``).
     struct Lanes {
         var l: SIMD8<Double>
         var a: SIMD8<Double>
@@ -487,22 +488,17 @@ struct PlaywrightLab {
 
         @inline(__always)
         init(_ colours: [SIMD3<UInt8>], _ start: Int, _ lanes: Int) {
-            var red = SIMD8<Double>(repeating: 1), green = red, blue = red
+            // White's ratios in every lane beyond the pixels.
+            var x = SIMD8<Double>(repeating: 1), y = x, z = x
             for lane in 0..<lanes {
-                let colour = colours[start + lane]
-                red[lane] = linear[Int(colour.x)]
-                green[lane] = linear[Int(colour.y)]
-                blue[lane] = linear[Int(colour.z)]
+                (x[lane], y[lane], z[lane]) = whiteRatios(colours[start + lane])
             }
             @inline(__always)
             func f(_ t: SIMD8<Double>) -> SIMD8<Double> {
                 let linearPart: SIMD8<Double> = t * (1 / (3 * sigmaSquared)) + 4.0 / 29
                 return approximateCubeRoots(t).replacing(with: linearPart, where: t .<= sigmaCubed)
             }
-            let x: SIMD8<Double> = red * 0.4124 + green * 0.3576 + blue * 0.1805
-            let y: SIMD8<Double> = red * 0.2126 + green * 0.7152 + blue * 0.0722
-            let z: SIMD8<Double> = red * 0.0193 + green * 0.1192 + blue * 0.9505
-            let (fx, fy, fz) = (f(x / 0.950489), f(y), f(z / 1.088840))
+            let (fx, fy, fz) = (f(x), f(y), f(z))
             l = 116 * fy - 16
             a = 500 * (fx - fy)
             b = 200 * (fy - fz)
