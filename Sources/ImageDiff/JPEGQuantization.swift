@@ -271,8 +271,9 @@ enum JPEGQuantization {
         var (unquantizedDiffering, quantizedDiffering) = (0, 0)
         for index in 0..<sampled {
             let start = index * 64
-            block.replaceSubrange(0..<64, with: referenceBlocks[start..<(start + 64)])
-            requantize(&block, &scratch, steps)
+            block.replaceSubrange(0..<64, with: referenceCoefficients[start..<(start + 64)])
+            quantize(&block, steps)
+            inverse(&block, &scratch)
             for k in 0..<64 {
                 let actualSample = actualBlocks[start + k]
                 if abs(referenceBlocks[start + k] - actualSample) > decoderRounding { unquantizedDiffering += 1 }
