@@ -170,6 +170,20 @@ static inline __m128i paeth_predict_u8(__m128i a, __m128i b, __m128i c) {
     return select_if(_mm_cmpeq_epi8(smallest, pa), a, nearest);
 }
 
+/* The Average predictor on bytes, (a + b) >> 1 without widening: the rounded-up mean less
+ * the bit that rounding added. */
+static inline __m128i average_predict_u8(__m128i a, __m128i b) {
+    return _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), _mm_set1_epi8(1)));
+}
+
+/* The predictor of a run of rows each filtered by Average or Paeth: Average in the lanes set
+ * in `average_lanes`, Paeth in the others. `mixed` is a constant, 0 when every row is Paeth. */
+static inline __attribute__((always_inline)) __m128i predict_u8(__m128i a, __m128i b, __m128i c,
+                                                                __m128i average_lanes, int mixed) {
+    __m128i paeth = paeth_predict_u8(a, b, c);
+    return mixed ? select_if(average_lanes, average_predict_u8(a, b), paeth) : paeth;
+}
+
 /* The 4x4 transpose of 32-bit lanes: four rows of four pixels become four steps of four rows. */
 static inline void transpose4(__m128i *v) {
     __m128i t0 = _mm_unpacklo_epi32(v[0], v[1]), t1 = _mm_unpacklo_epi32(v[2], v[3]);
@@ -187,10 +201,13 @@ static inline void transpose4(__m128i *v) {
  * in `in`. Where every row is inside its pixels, four steps are loaded and stored at a time
  * through a transpose; the steps at either end go lane by lane. Lanes of rows not yet started
  * are kept zero, which is what their first pixel's "left" and "upper-left" must be. With one
- * row, `out` may sit at or below `in`: each block is read before it is written. */
+ * row, `out` may sit at or below `in`: each block is read before it is written. Average rows
+ * chain the same way, so with `mixed` the rows whose lanes are set in `average_lanes` take
+ * the Average predictor instead. */
 static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out, size_t out_stride, const uint8_t *in,
                                                                    size_t in_stride, const uint8_t *previous,
-                                                                   size_t length, int count) {
+                                                                   size_t length, int count, __m128i average_lanes,
+                                                                   int mixed) {
     const __m128i zero = _mm_setzero_si128(), first_lane = _mm_cvtsi32_si128(-1);
     const size_t pixels = length / 4, steps = pixels + (size_t)count - 1;
     __m128i result = zero, up = zero;
@@ -208,7 +225,7 @@ static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out,
                                      _mm_and_si128(_mm_srli_si128(above, 8), first_lane), _mm_srli_si128(above, 12)};
             for (int k = 0; k < 4; k++) {
                 __m128i b = _mm_or_si128(_mm_slli_si128(result, 4), above_lane[k]);
-                result = _mm_add_epi8(raw[k], paeth_predict_u8(result, b, up));
+                result = _mm_add_epi8(raw[k], predict_u8(result, b, up, average_lanes, mixed));
                 up = b;
                 rows[k] = result;
             }
@@ -227,7 +244,7 @@ static inline __attribute__((always_inline)) void paeth4_rows_sse2(uint8_t *out,
         }
         __m128i above = step < pixels ? load4(previous + step * 4) : zero;
         __m128i b = _mm_or_si128(_mm_slli_si128(result, 4), above);
-        result = _mm_and_si128(_mm_add_epi8(raw, paeth_predict_u8(result, b, up)), live);
+        result = _mm_and_si128(_mm_add_epi8(raw, predict_u8(result, b, up, average_lanes, mixed)), live);
         up = b;
         for (int row = 0; row < count; row++) {
             if (step < (size_t)row || step - (size_t)row >= pixels) continue;
@@ -258,6 +275,17 @@ static AVX2 inline __m256i paeth_predict_u8_avx2(__m256i a, __m256i b, __m256i c
     return select_if_avx2(_mm256_cmpeq_epi8(smallest, pa), a, nearest);
 }
 
+/* average_predict_u8 and predict_u8 on 32 bytes. */
+static AVX2 inline __m256i average_predict_u8_avx2(__m256i a, __m256i b) {
+    return _mm256_sub_epi8(_mm256_avg_epu8(a, b), _mm256_and_si256(_mm256_xor_si256(a, b), _mm256_set1_epi8(1)));
+}
+
+static AVX2 inline __attribute__((always_inline)) __m256i predict_u8_avx2(__m256i a, __m256i b, __m256i c,
+                                                                          __m256i average_lanes, int mixed) {
+    __m256i paeth = paeth_predict_u8_avx2(a, b, c);
+    return mixed ? _mm256_blendv_epi8(paeth, average_predict_u8_avx2(a, b), average_lanes) : paeth;
+}
+
 /* The 8x8 transpose of 32-bit lanes: eight rows of eight pixels become eight steps of eight rows. */
 static AVX2 inline void transpose8(__m256i *v) {
     __m256i t[8], u[8];
@@ -279,8 +307,10 @@ static AVX2 inline void transpose8(__m256i *v) {
 
 /* paeth4_rows_sse2 for eight rows in a 256-bit register, blocks of eight steps. The steps at
  * either end go lane by lane through memory. */
-static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
-                                   const uint8_t *previous, size_t length) {
+static AVX2 inline __attribute__((always_inline)) void paeth4_rows8_avx2(uint8_t *out, size_t out_stride,
+                                                                         const uint8_t *in, size_t in_stride,
+                                                                         const uint8_t *previous, size_t length,
+                                                                         __m256i average_lanes, int mixed) {
     const size_t pixels = length / 4, steps = pixels + 7;
     const __m256i shift_up = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
     __m256i result = _mm256_setzero_si256(), up = _mm256_setzero_si256();
@@ -295,7 +325,7 @@ static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_
             for (int k = 0; k < 8; k++) {
                 __m256i above_k = _mm256_permutevar8x32_epi32(above, _mm256_set1_epi32(k));
                 __m256i b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(result, shift_up), above_k, 0x01);
-                result = _mm256_add_epi8(raw[k], paeth_predict_u8_avx2(result, b, up));
+                result = _mm256_add_epi8(raw[k], predict_u8_avx2(result, b, up, average_lanes, mixed));
                 up = b;
                 rows[k] = result;
             }
@@ -316,7 +346,7 @@ static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_
         __m256i raw = _mm256_loadu_si256((const __m256i *)lanes);
         __m256i b = _mm256_blend_epi32(_mm256_permutevar8x32_epi32(result, shift_up),
                                        _mm256_set1_epi32((int32_t)above_pixel), 0x01);
-        result = _mm256_and_si256(_mm256_add_epi8(raw, paeth_predict_u8_avx2(result, b, up)),
+        result = _mm256_and_si256(_mm256_add_epi8(raw, predict_u8_avx2(result, b, up, average_lanes, mixed)),
                                   _mm256_loadu_si256((const __m256i *)live));
         up = b;
         _mm256_storeu_si256((__m256i *)lanes, result);
@@ -327,14 +357,37 @@ static AVX2 void paeth4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_
         step++;
     }
 }
+
+/* Eight rows filtered by Average or Paeth, bit r of `averages` set when row r is Average. */
+static AVX2 void predicted4_rows8_avx2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                                       const uint8_t *previous, size_t length, unsigned averages) {
+    const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256i average_lanes = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)averages), bits), bits);
+    if (averages == 0)
+        paeth4_rows8_avx2(out, out_stride, in, in_stride, previous, length, average_lanes, 0);
+    else
+        paeth4_rows8_avx2(out, out_stride, in, in_stride, previous, length, average_lanes, 1);
+}
 #endif
 
-static void paeth4_interleaved_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
-                                    const uint8_t *previous, size_t length, int count) {
-    switch (count) {
-    case 4: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 4); break;
-    case 3: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 3); break;
-    default: paeth4_rows_sse2(out, out_stride, in + 1, in_stride, previous, length, 2); break;
+/* Two to four rows filtered by Average or Paeth, bit r of `averages` set when row r is Average. */
+static void predicted4_rows_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
+                                 const uint8_t *previous, size_t length, int count, unsigned averages) {
+    const __m128i bits = _mm_setr_epi32(1, 2, 4, 8);
+    __m128i average_lanes = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)averages), bits), bits);
+    in += 1;
+    if (averages == 0) {
+        switch (count) {
+        case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4, average_lanes, 0); break;
+        case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3, average_lanes, 0); break;
+        default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2, average_lanes, 0); break;
+        }
+    } else {
+        switch (count) {
+        case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4, average_lanes, 1); break;
+        case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3, average_lanes, 1); break;
+        default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2, average_lanes, 1); break;
+        }
     }
 }
 #endif
@@ -345,19 +398,29 @@ int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, si
     while (row < row_count) {
         const uint8_t *above = row == 0 ? previous : out + (row - 1) * out_stride;
 #if defined(__SSE2__)
-        /* Eight Paeth rows at a time with AVX2, else up to four, never leaving a single one behind. */
+        /* Average and Paeth chain each pixel to the one before it, so consecutive rows of
+         * either are unfiltered together: eight at a time with AVX2, else up to four, never
+         * leaving a single one behind. */
         int run = 0;
-        while (run < 10 && row + (size_t)run < row_count && in[(row + (size_t)run) * in_stride] == 4) run++;
+        unsigned averages = 0;
+        while (run < 10 && row + (size_t)run < row_count) {
+            uint8_t filter = in[(row + (size_t)run) * in_stride];
+            if (filter != 3 && filter != 4) break;
+            averages |= (unsigned)(filter == 3) << run;
+            run++;
+        }
 #if defined(CIC_HAVE_AVX2_KERNELS)
         if (bpp == 4 && length % 4 == 0 && above && (run == 8 || run == 10) && __builtin_cpu_supports("avx2")) {
-            paeth4_rows8_avx2(out + row * out_stride, out_stride, in + row * in_stride + 1, in_stride, above, length);
+            predicted4_rows8_avx2(out + row * out_stride, out_stride, in + row * in_stride + 1, in_stride, above, length,
+                                  averages & 0xFF);
             row += 8;
             continue;
         }
 #endif
         run = run == 5 ? 3 : run > 4 ? 4 : run;
         if (bpp == 4 && length % 4 == 0 && above && run >= 2) {
-            paeth4_interleaved_sse2(out + row * out_stride, out_stride, in + row * in_stride, in_stride, above, length, run);
+            predicted4_rows_sse2(out + row * out_stride, out_stride, in + row * in_stride, in_stride, above, length, run,
+                                 averages & ((1u << run) - 1));
             row += (size_t)run;
             continue;
         }
@@ -391,7 +454,7 @@ int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint
             return 1;
         }
         if (filter == 4) {
-            paeth4_rows_sse2(out, 0, in, 0, previous, length, 1);
+            paeth4_rows_sse2(out, 0, in, 0, previous, length, 1, _mm_setzero_si128(), 0);
             return 1;
         }
     }

@@ -85,8 +85,9 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
-    /// Runs of consecutive rows with mixed filters (Paeth runs of every length go through the
-    /// interleaved kernel): the multi-row unfilter equals the scalar one row after another.
+    /// Runs of consecutive rows with mixed filters (Paeth runs of every length, and runs that mix
+    /// Average and Paeth, go through the interleaved kernels): the multi-row unfilter equals the
+    /// scalar one row after another.
     /// Bytes come either uniform or from a few values at the ends and middle of the range, where
     /// the predictor's distances tie and its byte arithmetic saturates.
     func testInterleavedPaethRowsEqualScalar() {
@@ -101,6 +102,8 @@ final class FastPNGTests: XCTestCase {
             [4], [4, 4], [4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4, 4],
             Array(repeating: 4, count: 8), Array(repeating: 4, count: 9), Array(repeating: 4, count: 10),
             Array(repeating: 4, count: 19), [2, 4, 4, 1, 4, 4, 4, 3, 4, 0, 4, 4, 4, 4, 4, 1],
+            [3, 3], [3, 4], [4, 3, 4], [3, 4, 4, 3], [3, 3, 3, 4, 3], Array(repeating: 3, count: 8),
+            [4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4], [3, 4, 4, 4, 4, 4, 4, 4, 3, 3, 1, 3, 4, 3, 3, 4, 4, 4],
         ]
         for bpp in [3, 4] {
             for pixels in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 23, 24, 25, 64, 101] {
