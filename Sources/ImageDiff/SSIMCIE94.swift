@@ -83,11 +83,13 @@ enum SSIMCIE94 {
         var pairs: [Int] = [], firstColours: [SIMD3<UInt8>] = [], secondColours: [SIMD3<UInt8>] = []
         var approximateDeltaEs: [Double] = []
         var largestDeltaE = 0.0
+        var columnStorage = [Int](repeating: 0, count: expected.width)
         for y in rows {
             let rowStart = counted.count
             undecided.removeAll(keepingCapacity: true)
-            let columns = differingColumns(expected, actual, row: y)
-            guard !columns.isEmpty else { continue }
+            let count = columnStorage.withUnsafeMutableBufferPointer { differingColumns(expected, actual, row: y, into: $0) }
+            guard count > 0 else { continue }
+            let columns = columnStorage[..<count]
             // The neighbourhood shares the rows' storage: it ends before the window moves and
             // adds rows, so that they are added in place.
             do {
@@ -130,14 +132,23 @@ enum SSIMCIE94 {
         return (counted, largestDeltaE)
     }
 
-    /// The columns of row `y` whose RGBA bytes differ: equal bytes blend to equal colours.
-    static func differingColumns(_ expected: RGBAImage, _ actual: RGBAImage, row y: Int) -> [Int] {
+    /// Writes the columns of row `y` whose RGBA bytes differ (equal bytes blend to equal
+    /// colours) into the start of `columns`, which holds a row's width, and returns how many.
+    /// Every column is written and counted only if it differs, so the loop has no branch.
+    static func differingColumns(
+        _ expected: RGBAImage, _ actual: RGBAImage, row y: Int, into columns: UnsafeMutableBufferPointer<Int>
+    ) -> Int {
         expected.pixels.withUnsafeBytes { e in
             actual.pixels.withUnsafeBytes { a in
-                (0..<expected.width).filter { x in
-                    let offset = (y * expected.width + x) * 4
-                    return e.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != a.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                guard let columns = columns.baseAddress else { return 0 }
+                let rowStart = y * expected.width * 4
+                var count = 0
+                for x in 0..<expected.width {
+                    let offset = rowStart + x * 4
+                    columns[count] = x
+                    count += e.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != a.loadUnaligned(fromByteOffset: offset, as: UInt32.self) ? 1 : 0
                 }
+                return count
             }
         }
     }
