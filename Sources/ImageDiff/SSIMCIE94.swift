@@ -140,7 +140,7 @@ enum SSIMCIE94 {
     ) -> Int {
         expected.pixels.withUnsafeBytes { e in
             actual.pixels.withUnsafeBytes { a in
-                guard let columns = columns.baseAddress else { return 0 }
+                guard columns.count >= expected.width, let columns = columns.baseAddress else { return 0 }
                 let rowStart = y * expected.width * 4
                 var count = 0
                 for x in 0..<expected.width {
