@@ -479,18 +479,36 @@ struct PlaywrightLab {
     static let approximationMargin = 1e-9
 
     /// Playwright's ΔE94 between `first[i]` and `second[i]`, within ``approximationMargin``,
-    /// eight pairs at a time, into `deltaEs` (emptied first): Lab from
+    /// eight pairs at a time, as the new contents of `deltaEs`: Lab from
     /// ``approximateCubeRoots(_:)`` rather than a power per channel.
     static func approximateDeltaE94(_ first: [SIMD3<UInt8>], _ second: [SIMD3<UInt8>], into deltaEs: inout [Double]) {
-        deltaEs.removeAll(keepingCapacity: true)
-        for start in stride(from: 0, to: first.count, by: 8) {
-            let lanes = min(8, first.count - start)
-            let deltaE = deltaE94(Lanes(first, start, lanes), Lanes(second, start, lanes))
-            for lane in 0..<lanes { deltaEs.append(deltaE[lane]) }
+        let count = min(first.count, second.count), padded = (count + 7) / 8 * 8
+        // X/Xn, Y/Yn and Z/Zn of every colour, plane by plane (white past the last), so that a
+        // vector loads eight lanes at once rather than being put together lane by lane.
+        var ratios = [Double](repeating: 1, count: 6 * padded)
+        ratios.withUnsafeMutableBufferPointer { planes in
+            for index in 0..<count {
+                (planes[index], planes[padded + index], planes[2 * padded + index]) = whiteRatios(first[index])
+                (planes[3 * padded + index], planes[4 * padded + index], planes[5 * padded + index]) = whiteRatios(second[index])
+            }
+        }
+        deltaEs = ratios.withUnsafeBufferPointer { planes in
+            [Double](unsafeUninitializedCapacity: padded) { values, initialized in
+                initialized = 0
+                guard let planes = planes.baseAddress, let values = values.baseAddress else { return }
+                for start in stride(from: 0, to: padded, by: 8) {
+                    func lanes(_ plane: Int) -> SIMD8<Double> {
+                        UnsafeRawPointer(planes + plane * padded + start).loadUnaligned(as: SIMD8<Double>.self)
+                    }
+                    let deltaE = deltaE94(Lanes(x: lanes(0), y: lanes(1), z: lanes(2)), Lanes(x: lanes(3), y: lanes(4), z: lanes(5)))
+                    UnsafeMutableRawPointer(values + start).storeBytes(of: deltaE, as: SIMD8<Double>.self)
+                }
+                initialized = count
+            }
         }
     }
 
-    /// The Lab colours of up to eight pixels, one per lane, from Playwright's own white ratios
+    /// The Lab colours of eight pixels, one per lane, from their white ratios
     /// (``whiteRatios(_:)``).
     struct Lanes {
         var l: SIMD8<Double>
@@ -498,12 +516,7 @@ struct PlaywrightLab {
         var b: SIMD8<Double>
 
         @inline(__always)
-        init(_ colours: [SIMD3<UInt8>], _ start: Int, _ lanes: Int) {
-            // White's ratios in every lane beyond the pixels.
-            var x = SIMD8<Double>(repeating: 1), y = x, z = x
-            for lane in 0..<lanes {
-                (x[lane], y[lane], z[lane]) = whiteRatios(colours[start + lane])
-            }
+        init(x: SIMD8<Double>, y: SIMD8<Double>, z: SIMD8<Double>) {
             @inline(__always)
             func f(_ t: SIMD8<Double>) -> SIMD8<Double> {
                 let linearPart: SIMD8<Double> = t * (1 / (3 * sigmaSquared)) + 4.0 / 29
