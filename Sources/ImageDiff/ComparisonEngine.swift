@@ -115,16 +115,20 @@ struct ComparisonEngine {
         return result(merging: bands, mask: mask)
     }
 
-    /// The statistics of `rows` alone (no mask), for a pass over images of one size that walks
-    /// them in its own bands and merges what they found with ``result(merging:mask:)``.
-    func statistics(ofRows rows: Range<Int>, ignored: IgnoreMap?) -> BandStatistics {
+    /// The statistics (no mask) of the rows a pass over images of one size walks in its own
+    /// bands: `walk` hands the judge each row it visits (``PixelJudge/scan(row:differingColumns:)``),
+    /// and its result comes back beside them, to merge with ``result(merging:mask:)``.
+    /// The images must have pixels.
+    func statistics<Walk>(ignored: IgnoreMap?, walking walk: (inout PixelJudge) -> Walk) -> (BandStatistics, Walk) {
         reference.pixels.withUnsafeBufferPointer { referenceBuffer in
             actual.pixels.withUnsafeBufferPointer { actualBuffer in
-                guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else { return BandStatistics() }
+                guard let a = referenceBuffer.baseAddress, let b = actualBuffer.baseAddress else {
+                    preconditionFailure("statistics(ignored:walking:) of images without pixels")
+                }
                 var judge = PixelJudge(
                     options: options, width: width, height: height, a: a, b: b, mask: nil, maskWidth: fullWidth, ignored: ignored)
-                judge.scanVectorized(rows: rows)
-                return judge.statistics
+                let walked = walk(&judge)
+                return (judge.statistics, walked)
             }
         }
     }
@@ -287,6 +291,18 @@ struct PixelJudge {
         for y in rows {
             for x in 0..<width { judge(x: x, y: y) }
         }
+    }
+
+    /// ``scanVectorized(rows:)`` for row `y` alone, whose differing columns are known (in order):
+    /// every other pixel is equal.
+    mutating func scan(row y: Int, differingColumns columns: ArraySlice<Int>) {
+        guard ignored == nil else {
+            scanVectorized(rows: y..<(y + 1))
+            return
+        }
+        kernel = .vectorized
+        statistics.histogram[0] += width - columns.count
+        for x in columns { judge(x: x, y: y) }
     }
 
     /// Skips equal rows, then runs of 8 equal pixels, with wide comparisons; judges the rest one by one.

@@ -27,13 +27,13 @@ enum SSIMCIE94 {
 
     /// Counts (and, when `options.collectsMask`, marks) the differing pixels of two images of
     /// one size. The largest ΔE is Playwright's CIE94, taken in the same pass; the other
-    /// statistics are the exact comparison's, taken band by band beside it.
+    /// statistics are the exact comparison's, tallied row by row in the same walk.
     static func compare(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, options: ComparisonOptions) -> DiffResult {
         var exactOptions = options
         exactOptions.metric = .exact
         exactOptions.measuresDeltaE = false
         let exact = ComparisonEngine(reference: expected, actual: actual, options: exactOptions)
-        guard expected.size == actual.size else {
+        guard expected.size == actual.size, expected.width > 0, expected.height > 0 else {
             var result = exact.run(kernel: .vectorized)
             result.metric = options.metric
             result.judge(by: options.allowance)
@@ -41,8 +41,11 @@ enum SSIMCIE94 {
         }
         let ignored = IgnoreMap(options: options, width: expected.width, height: expected.height)
         let bands = RowBands.map(height: expected.height, bands: bandCount(options, expected)) { _, rows in
-            (exact.statistics(ofRows: rows, ignored: ignored),
-             differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored))
+            exact.statistics(ignored: ignored) { judge in
+                differingPixels(expected, actual, rows: rows, maxDeltaE: maxDeltaE, ignored: ignored) { y, columns in
+                    judge.scan(row: y, differingColumns: columns)
+                }
+            }
         }
         var result = exact.result(merging: bands.map(\.0), mask: nil)
         result.metric = options.metric
@@ -70,9 +73,11 @@ enum SSIMCIE94 {
         options.bands > 0 ? options.bands : max(1, min(8, image.height / 64))
     }
 
-    /// The pixels counted in `rows`, and the largest ΔE94 there.
+    /// The pixels counted in `rows`, and the largest ΔE94 there. `visit` is handed each row
+    /// with the columns whose bytes differ, in order.
     static func differingPixels(
-        _ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?
+        _ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?,
+        visit: (_ y: Int, _ differingColumns: ArraySlice<Int>) -> Void = { _, _ in }
     ) -> (counted: [Int], largestDeltaE: Double) {
         var windows = WindowSums(Channels(expected), Channels(actual))
         var labCache = PlaywrightLab.Cache()
@@ -88,8 +93,9 @@ enum SSIMCIE94 {
             let rowStart = counted.count
             undecided.removeAll(keepingCapacity: true)
             let count = columnStorage.withUnsafeMutableBufferPointer { differingColumns(expected, actual, row: y, into: $0) }
-            guard count > 0 else { continue }
             let columns = columnStorage[..<count]
+            visit(y, columns)
+            guard count > 0 else { continue }
             // The neighbourhood shares the rows' storage: it ends before the window moves and
             // adds rows, so that they are added in place.
             do {

@@ -134,6 +134,41 @@ final class PlaywrightFixtureTests: XCTestCase {
         XCTAssertEqual(result.differentPixels, 1)
     }
 
+    /// ssim-cie94 tallies the exact comparison's statistics (channel-delta histogram, largest
+    /// channel delta, ignored pixels) from its own walk over the rows: they equal the exact
+    /// comparison's own scalar pass, with and without ignored regions, in any number of bands.
+    func testExactStatisticsEqualTheExactComparisons() {
+        var generator = SplitMix(seed: 0x55_1A)
+        let palette: [RGBA] = [RGBA(255, 255, 255, 255), RGBA(0, 0, 0, 255), RGBA(90, 140, 200, 255), RGBA(10, 20, 30, 0),
+                               RGBA(200, 30, 40, 128)]
+        for (width, height) in [(1, 1), (9, 3), (37, 70), (130, 65)] {
+            var expected = RGBAImage(width: width, height: height, filledWith: palette[0])
+            for y in 0..<height {
+                for x in 0..<width { expected[x, y] = palette[Int(generator.next() % UInt64(palette.count))] }
+            }
+            var actual = expected
+            for y in 0..<height {
+                for x in 0..<width where generator.next() % 3 == 0 {
+                    let pixel = expected[x, y]
+                    actual[x, y] = generator.next() % 2 == 0
+                        ? palette[Int(generator.next() % UInt64(palette.count))]
+                        : RGBA(pixel.r &+ UInt8(generator.next() % 3), pixel.g, pixel.b &+ 1, pixel.a)
+                }
+            }
+            for ignoreRegions in [[], [PixelRect(minX: 2, minY: 1, maxX: 20, maxY: 40)]] {
+                for bands in [0, 1, 3] {
+                    let ssim = compare(expected, actual, options: ComparisonOptions(
+                        metric: .ssimCIE94(maxDeltaE: 1), ignoreRegions: ignoreRegions, bands: bands))
+                    let exact = compareScalar(expected, actual, options: ComparisonOptions(metric: .exact, ignoreRegions: ignoreRegions))
+                    let label = "\(width)x\(height) ignore \(ignoreRegions.count) bands \(bands)"
+                    XCTAssertEqual(ssim.maxChannelDeltaHistogram, exact.maxChannelDeltaHistogram, label)
+                    XCTAssertEqual(ssim.maxChannelDelta, exact.maxChannelDelta, label)
+                    XCTAssertEqual(ssim.ignoredPixels, exact.ignoredPixels, label)
+                }
+            }
+        }
+    }
+
     func testPaddingIsPlaywrightsCheckerboard() {
         let channels = SSIMCIE94.Channels(RGBAImage(width: 2, height: 2, filledWith: RGBA(10, 20, 30, 128)))
         XCTAssertEqual(channels[-15, -15], SIMD3(255, 0, 255), "padded (0, 0): even")
