@@ -370,25 +370,27 @@ static AVX2 void predicted4_rows8_avx2(uint8_t *out, size_t out_stride, const ui
 }
 #endif
 
+/* paeth4_rows_sse2 for two to four rows, `count` and `mixed` made constants. */
+static inline __attribute__((always_inline)) void paeth4_rows_of_count_sse2(uint8_t *out, size_t out_stride,
+                                                                           const uint8_t *in, size_t in_stride,
+                                                                           const uint8_t *previous, size_t length,
+                                                                           int count, __m128i average_lanes, int mixed) {
+    switch (count) {
+    case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4, average_lanes, mixed); break;
+    case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3, average_lanes, mixed); break;
+    default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2, average_lanes, mixed); break;
+    }
+}
+
 /* Two to four rows filtered by Average or Paeth, bit r of `averages` set when row r is Average. */
 static void predicted4_rows_sse2(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
                                  const uint8_t *previous, size_t length, int count, unsigned averages) {
     const __m128i bits = _mm_setr_epi32(1, 2, 4, 8);
     __m128i average_lanes = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)averages), bits), bits);
-    in += 1;
-    if (averages == 0) {
-        switch (count) {
-        case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4, average_lanes, 0); break;
-        case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3, average_lanes, 0); break;
-        default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2, average_lanes, 0); break;
-        }
-    } else {
-        switch (count) {
-        case 4: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 4, average_lanes, 1); break;
-        case 3: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 3, average_lanes, 1); break;
-        default: paeth4_rows_sse2(out, out_stride, in, in_stride, previous, length, 2, average_lanes, 1); break;
-        }
-    }
+    if (averages == 0)
+        paeth4_rows_of_count_sse2(out, out_stride, in + 1, in_stride, previous, length, count, average_lanes, 0);
+    else
+        paeth4_rows_of_count_sse2(out, out_stride, in + 1, in_stride, previous, length, count, average_lanes, 1);
 }
 #endif
 

@@ -15,7 +15,7 @@ import RealModule
 /// then slid along the row from one undecided pixel to the next, so memory stays at a few rows
 /// whatever the image size; the SSIM formula then runs in Playwright's floating-point order,
 /// so counts equal Playwright's. ΔE94 is approximated a row's pixels at a time, eight to a
-/// vector (``PlaywrightLab/approximateDeltaE94(_:_:into:)``), and taken in Playwright's own
+/// vector (``PlaywrightLab/approximateDeltaE94(_:_:)``), and taken in Playwright's own
 /// arithmetic only where the approximation lies too near the threshold or the largest ΔE so far
 /// to settle them.
 enum SSIMCIE94 {
@@ -77,7 +77,7 @@ enum SSIMCIE94 {
     /// with the columns whose bytes differ, in order.
     static func differingPixels(
         _ expected: RGBAImage, _ actual: RGBAImage, rows: Range<Int>, maxDeltaE: Double, ignored: IgnoreMap?,
-        visit: (_ y: Int, _ differingColumns: ArraySlice<Int>) -> Void = { _, _ in }
+        visit: (_ y: Int, _ differingColumns: ArraySlice<Int>) -> Void
     ) -> (counted: [Int], largestDeltaE: Double) {
         var windows = WindowSums(Channels(expected), Channels(actual))
         var labCache = PlaywrightLab.Cache()
@@ -86,7 +86,6 @@ enum SSIMCIE94 {
         // A row's pixels whose colours differ as Playwright sees them, their colours, and ΔE94
         // between those colours (approximated).
         var pairs: [Int] = [], firstColours: [SIMD3<UInt8>] = [], secondColours: [SIMD3<UInt8>] = []
-        var approximateDeltaEs: [Double] = []
         var largestDeltaE = 0.0
         var columnStorage = [Int](repeating: 0, count: expected.width)
         for y in rows {
@@ -110,7 +109,7 @@ enum SSIMCIE94 {
                     firstColours.append(e)
                     secondColours.append(a)
                 }
-                PlaywrightLab.approximateDeltaE94(firstColours, secondColours, into: &approximateDeltaEs)
+                let approximateDeltaEs = PlaywrightLab.approximateDeltaE94(firstColours, secondColours)
                 for (index, x) in pairs.enumerated() {
                     let margin = PlaywrightLab.approximationMargin
                     let (low, high) = (approximateDeltaEs[index] - margin, approximateDeltaEs[index] + margin)
@@ -480,14 +479,14 @@ struct PlaywrightLab {
         self.b = 200 * (fy - fz)
     }
 
-    /// How far ``approximateDeltaE94(_:_:into:)`` may lie from Playwright's ΔE94, with a
+    /// How far ``approximateDeltaE94(_:_:)`` may lie from Playwright's ΔE94, with a
     /// thousandfold to spare: its L\*, a\* and b\* come out within 1e-12 of ``init(_:)``'s.
     static let approximationMargin = 1e-9
 
     /// Playwright's ΔE94 between `first[i]` and `second[i]`, within ``approximationMargin``,
-    /// eight pairs at a time, as the new contents of `deltaEs`: Lab from
-    /// ``approximateCubeRoots(_:)`` rather than a power per channel.
-    static func approximateDeltaE94(_ first: [SIMD3<UInt8>], _ second: [SIMD3<UInt8>], into deltaEs: inout [Double]) {
+    /// eight pairs at a time: Lab from ``approximateCubeRoots(_:)`` rather than a power per
+    /// channel.
+    static func approximateDeltaE94(_ first: [SIMD3<UInt8>], _ second: [SIMD3<UInt8>]) -> [Double] {
         let count = min(first.count, second.count), padded = (count + 7) / 8 * 8
         // X/Xn, Y/Yn and Z/Zn of every colour, plane by plane (white past the last), so that a
         // vector loads eight lanes at once rather than being put together lane by lane.
@@ -498,7 +497,7 @@ struct PlaywrightLab {
                 (planes[3 * padded + index], planes[4 * padded + index], planes[5 * padded + index]) = whiteRatios(second[index])
             }
         }
-        deltaEs = ratios.withUnsafeBufferPointer { planes in
+        return ratios.withUnsafeBufferPointer { planes in
             [Double](unsafeUninitializedCapacity: padded) { values, initialized in
                 initialized = 0
                 guard let planes = planes.baseAddress, let values = values.baseAddress else { return }

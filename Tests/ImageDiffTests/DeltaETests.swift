@@ -98,8 +98,7 @@ final class DeltaETests: XCTestCase {
                 first.append(SIMD3(p.r, p.g, p.b))
                 second.append(SIMD3(q.r, q.g, q.b))
             }
-            var approximate: [Double] = [1]
-            PlaywrightLab.approximateDeltaE94(first, second, into: &approximate)
+            let approximate = PlaywrightLab.approximateDeltaE94(first, second)
             XCTAssertEqual(approximate.count, first.count)
             for (index, value) in approximate.enumerated() {
                 let exact = PlaywrightLab.deltaE94(PlaywrightLab(first[index]), PlaywrightLab(second[index]))
