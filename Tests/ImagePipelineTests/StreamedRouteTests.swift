@@ -156,11 +156,12 @@ final class StreamedRouteTests: XCTestCase {
         }
     }
 
-    /// A batch's pairs (blend and mask only when they differ) take either route by how many
-    /// pairs differed so far, with the same numbers and the same output bytes: decoded whole
-    /// once differing pairs are common, streamed (and streamed again to blend one that differs)
-    /// while they are rare. A pair that matches carries no mask on the streamed route, as on
-    /// the identical-bytes route.
+    /// A batch's pairs (blend and mask only when they differ) take one of three routes by how
+    /// many pairs differed so far, with the same numbers and the same output bytes: streamed
+    /// with their blend and mask made on the way once nearly every pair differs, decoded whole
+    /// once differing pairs are common, streamed (and handed over to blend one that differs)
+    /// while they are rare. A pair that matches carries no mask and no output on either
+    /// streamed route, as on the identical-bytes route.
     func testLazyBlendRoutesGiveTheSameOutcome() throws {
         let reference = try read("Fixtures/login/ref.png")
         let sameImage = try EncodedImage(
@@ -169,23 +170,29 @@ final class StreamedRouteTests: XCTestCase {
         XCTAssertNotEqual(sameImage.bytes, reference.bytes)
         let pairs = [(reference, try read("Fixtures/login/fail.png")), (reference, sameImage)]
             + (try fixturePairs())
+        let wholeShare = (Pipeline.wholeDecodeBreakEvenShare + Pipeline.speculativeBlendShare) / 2
         for (first, second) in pairs {
             for parallelism in [Parallelism.allCores, .callingThread] {
                 var request = ComparisonRequest(
                     options: ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true),
                     outputs: [.blend, .mask], outputPolicy: .whenDifferent, parallelism: parallelism)
-                request.expectedDifferingShare = 1
+                request.expectedDifferingShare = wholeShare
                 let whole = try Pipeline.compare(first, second, request: request)
                 request.expectedDifferingShare = Pipeline.wholeDecodeBreakEvenShare / 2
                 let streamed = try Pipeline.compare(first, second, request: request)
+                request.expectedDifferingShare = 1
+                let speculative = try Pipeline.compare(first, second, request: request)
                 let label = "\(first.name) \(second.name) \(parallelism)"
                 XCTAssertEqual(whole.route, .wholeImage, label)
                 // A differing pair hands over to the whole-image route at its first difference.
                 XCTAssertEqual(streamed.route, whole.match ? .streamedRows : .wholeImage, label)
+                XCTAssertEqual(speculative.route, .streamedRows, label)
                 var expected = whole.result
                 if whole.match { expected.mask = nil }
                 XCTAssertEqual(streamed.result, expected, label)
+                XCTAssertEqual(speculative.result, expected, label)
                 XCTAssertEqual(streamed.outputs, whole.outputs, label)
+                XCTAssertEqual(speculative.outputs, whole.outputs, label)
                 XCTAssertEqual(Set(whole.outputs.keys), whole.match ? [] : [.blend, .mask], label)
             }
         }
