@@ -37,9 +37,10 @@ public struct ComparisonRequest: Sendable {
     public var limits: DecodingLimits
     public var parallelism: Parallelism
     /// The share of pairs the caller expects to differ, from 0 to 1: how a batch's pairs went
-    /// so far. With ``OutputPolicy/whenDifferent`` it picks between decoding a pair whole, so a
-    /// differing pair is blended without decoding it again, and streaming it
-    /// (``Pipeline/wholeDecodeBreakEvenShare``). It never changes a result or an output byte.
+    /// so far. With ``OutputPolicy/whenDifferent`` it picks between streaming a pair without its
+    /// blend (``Pipeline/wholeDecodeBreakEvenShare``), decoding it whole, so a differing pair is
+    /// blended without decoding it again, and streaming it with its blend made on the way
+    /// (``Pipeline/speculativeBlendShare``). It never changes a result or an output byte.
     public var expectedDifferingShare: Double
 
     public init(
