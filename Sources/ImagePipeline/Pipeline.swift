@@ -216,10 +216,10 @@ public enum Pipeline {
     /// The share of differing pairs above which a pair whose blend is wanted only if it differs
     /// streams with its blend and mask made on the way, both dropped when it matches: a pair
     /// then costs one streamed pass, its blend rendered while its rows are in the cache, where
-    /// holding it whole costs a whole decode and a blend read back from memory. Measured on
-    /// `scripts/bench-batch`'s suites mixed at several shares (each command in turn, 3-4 runs):
-    /// 0.95x the time of holding pairs whole when all differ and when 9 in 10 do, 1.03x at
-    /// 3 in 4, 1.10x at half; so it waits for nearly every pair to differ.
+    /// holding it whole costs a whole decode and a blend read back from memory. On
+    /// `scripts/bench-batch-share`'s suites it took 0.93x the time of holding pairs whole when
+    /// 9 in 10 differ and 0.89x when all do; with this threshold at 0.5 it took 1.03x at 3 in 4
+    /// and 1.10x at half, so it waits for nearly every pair to differ.
     public static let speculativeBlendShare = 0.85
 
     /// Whether a pair whose blend is wanted only if it differs is streamed with its blend
