@@ -222,18 +222,29 @@ public enum Pipeline {
     /// and 1.10x at half, so it waits for nearly every pair to differ.
     public static let speculativeBlendShare = 0.85
 
-    /// Whether a pair whose blend is wanted only if it differs is streamed with its blend
-    /// (``speculativeBlendShare``).
-    static func blendsSpeculatively(_ request: ComparisonRequest) -> Bool {
-        request.outputPolicy == .whenDifferent && request.outputs.contains(.blend)
-            && request.expectedDifferingShare > speculativeBlendShare
+    /// How a pair whose blend is wanted only if it differs is taken, by the share of pairs
+    /// expected to differ.
+    enum LazyBlend {
+        /// Streamed without its blend, which is made only once the pair is seen to differ
+        /// (few pairs differ).
+        case afterDifference
+        /// Decoded whole from the start, blended only if it differs, when both images fit
+        /// ``lazyBlendWholeImageBudget`` (above ``wholeDecodeBreakEvenShare``).
+        case wholeFromStart
+        /// Streamed with its blend and mask, both dropped if it matches (above
+        /// ``speculativeBlendShare``).
+        case speculative
+    }
+
+    /// Nil unless the blend is wanted only if the pair differs.
+    static func lazyBlend(_ request: ComparisonRequest) -> LazyBlend? {
+        guard request.outputPolicy == .whenDifferent, request.outputs.contains(.blend) else { return nil }
+        if request.expectedDifferingShare > speculativeBlendShare { return .speculative }
+        return request.expectedDifferingShare > wholeDecodeBreakEvenShare ? .wholeFromStart : .afterDifference
     }
 
     static func holdsWholeForLazyBlend(_ reference: EncodedImage, _ actual: EncodedImage, _ request: ComparisonRequest) -> Bool {
-        guard request.outputPolicy == .whenDifferent, request.outputs.contains(.blend),
-            request.expectedDifferingShare > wholeDecodeBreakEvenShare, !blendsSpeculatively(request)
-        else { return false }
-        return fitsLazyBlendBudget(reference, actual)
+        lazyBlend(request) == .wholeFromStart && fitsLazyBlendBudget(reference, actual)
     }
 
     /// Whether both PNGs declare sizes that decode within ``lazyBlendWholeImageBudget``.
@@ -248,7 +259,7 @@ public enum Pipeline {
     /// The streamed route, when it applies: no snapshot verdict (it needs whole images) and no
     /// difference image. With ``OutputPolicy/whenDifferent`` and a blend, a pair streams with
     /// its blend and mask when nearly every pair is expected to differ
-    /// (``blendsSpeculatively(_:)``), and drops both if it matches; a pair that is not held
+    /// (``LazyBlend/speculative``), and drops both if it matches; a pair that is not held
     /// whole either (``holdsWholeForLazyBlend(_:_:_:)``: few pairs expected to differ) streams
     /// without them; at its first differing pixel it hands over to the whole-image route, the
     /// rows decoded so far kept and those above them decoded again, when both images fit
@@ -260,7 +271,7 @@ public enum Pipeline {
         guard request.snapshotPrecision == nil, request.outputs.isSubset(of: [.blend, .mask]) else { return nil }
         let overlay = StreamedRoute.Overlay(rounding: request.rounding, level: PNGEncoder.defaultCompressionLevel)
         let wantsBlend = request.outputs.contains(.blend)
-        let speculative = blendsSpeculatively(request)
+        let speculative = lazyBlend(request) == .speculative
         let blendNow = wantsBlend && (request.outputPolicy == .always || speculative)
         // A lazy blend is made after the pair is seen to differ, with its mask: a pair that
         // matches gets no mask, as on the identical-bytes route.
