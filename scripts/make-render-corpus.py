@@ -66,11 +66,17 @@ weather, kanban, signup) and seventeen more changes, written after the first bli
 measured and committed before any mode was run on them (Fixtures/render-blind2 is `--blind2
 --out Fixtures/render-blind2`).
 
+With --blind3 it writes a third blind set the same way: five more pages (orders, notify, review,
+stats, recipe) and seventeen more changes, written after render-blind2 had been measured and rules
+changed on it, and committed before any mode was run on them (Fixtures/render-blind3 is `--blind3
+--out Fixtures/render-blind3`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
        scripts/make-render-corpus.py --blind --out DIR
        scripts/make-render-corpus.py --blind2 --out DIR
+       scripts/make-render-corpus.py --blind3 --out DIR
 """
 import argparse
 import os
@@ -780,6 +786,170 @@ BLIND2_CHANGES = [
     ("signup", "border-removed", ".inp.err { border-color: #d93838; }", ".inp.err { border-color: #ccd1d9; }", "other-machine"),
 ]
 
+# A third blind set, written after the second was measured and a rule was changed on it: five more
+# pages and seventeen more changes, committed before any mode was run on them.
+BLIND3_PAGES = {
+    "orders": """
+<style>
+.od { margin: 8px 12px; font-size: 11px; }
+.top { display: flex; align-items: baseline; padding-bottom: 5px; border-bottom: 1px solid #d6dae1; }
+.ttl { font-size: 15px; font-weight: bold; }
+.flt { margin-left: auto; font-size: 11px; color: #2a6df4; }
+.o { display: flex; align-items: center; padding: 6px 2px; border-bottom: 1px solid #eef0f3; }
+.pk { width: 13px; height: 12px; border: 2px solid #a07840; border-radius: 2px; margin-right: 8px; flex: none; }
+.id { width: 58px; flex: none; font: 10px "DejaVu Sans Mono"; color: #555; }
+.what { flex: 1; white-space: nowrap; overflow: hidden; }
+.date { width: 46px; text-align: right; margin-right: 8px; font-size: 10px; color: #888; }
+.st { width: 60px; flex: none; text-align: center; font-size: 9px; border-radius: 8px; padding: 1px 0; color: #fff; }
+.ship { background: #2a6df4; } .pack { background: #f0a020; } .done { background: #1f9d55; } .late { background: #d93838; }
+.foot { display: flex; align-items: center; margin-top: 8px; font-size: 10px; color: #666; }
+.more { margin-left: auto; border: 1px solid #ccd1d9; border-radius: 5px; padding: 3px 10px; font-size: 11px; color: #333; }
+</style>
+<div class="od"><div class="top"><div class="ttl">Your orders</div><div class="flt">Last 30 days &#9662;</div></div>
+<div class="o"><i class="pk"></i><span class="id">#A-7314</span><span class="what">USB-C dock and cables</span><span class="date">12 May</span><span class="st ship">Shipped</span></div>
+<div class="o"><i class="pk"></i><span class="id">#A-7290</span><span class="what">Monitor arm</span><span class="date">9 May</span><span class="st pack">Packing</span></div>
+<div class="o"><i class="pk"></i><span class="id">#A-7251</span><span class="what">Quiet keyboard</span><span class="date">3 May</span><span class="st done">Delivered</span></div>
+<div class="o"><i class="pk"></i><span class="id">#A-7208</span><span class="what">Desk lamp, warm white</span><span class="date">28 Apr</span><span class="st late">Delayed</span></div>
+<div class="o"><i class="pk"></i><span class="id">#A-7166</span><span class="what">Grid notebooks (3)</span><span class="date">21 Apr</span><span class="st done">Delivered</span></div>
+<div class="foot">Showing 5 of 14 orders<span class="more">Load more</span></div></div>
+""",
+    "notify": """
+<style>
+.np { margin: 8px 12px; border: 1px solid #dfe2e6; border-radius: 8px; overflow: hidden; }
+.nh { display: flex; align-items: center; padding: 6px 10px; background: #f7f8fa; border-bottom: 1px solid #dfe2e6; }
+.ttl { font-size: 13px; font-weight: bold; }
+.cnt { margin-left: 6px; background: #d93838; color: #fff; font-size: 9px; border-radius: 7px; padding: 0 5px; line-height: 14px; }
+.mark { margin-left: auto; font-size: 10px; color: #2a6df4; }
+.n { display: flex; align-items: flex-start; padding: 6px 10px; border-bottom: 1px solid #eef0f3; font-size: 11px; }
+.n:last-child { border-bottom: 0; }
+.av { width: 24px; height: 24px; border-radius: 12px; color: #fff; font-size: 9px; font-weight: bold; display: flex;
+      align-items: center; justify-content: center; margin-right: 8px; flex: none; }
+.av.sq { border-radius: 6px; }
+.bd { flex: 1; line-height: 1.35; color: #444; }
+.bd b { color: #222; }
+.ago { display: block; font-size: 9px; color: #999; }
+.un { width: 7px; height: 7px; border-radius: 4px; background: #2a6df4; margin: 4px 0 0 6px; flex: none; }
+</style>
+<div class="np"><div class="nh"><span class="ttl">Notifications</span><span class="cnt">2</span><span class="mark">Mark all as read</span></div>
+<div class="n"><div class="av" style="background:#7b4ee0">JL</div><div class="bd"><b>Jo Lind</b> commented on <b>Release 4.2</b>: looks good to me<span class="ago">4 min ago</span></div><i class="un" id="u1"></i></div>
+<div class="n"><div class="av sq" style="background:#1f9d55">CI</div><div class="bd"><b>Build #881</b> passed on main in 6m 12s<span class="ago">18 min ago</span></div><i class="un" id="u2"></i></div>
+<div class="n"><div class="av" style="background:#f0a020">RK</div><div class="bd"><b>Rui Kato</b> assigned you <b>Retina baselines</b><span class="ago">1 h ago</span></div></div>
+<div class="n"><div class="av sq" style="background:#d93838">!</div><div class="bd"><b>Storage</b> is 92% full on the shared runner<span class="ago">Yesterday</span></div></div></div>
+""",
+    "review": """
+<style>
+.pr { margin: 8px 12px; font-size: 11px; }
+.t { font-size: 13px; font-weight: bold; }
+.t span { color: #888; font-weight: normal; }
+.sub { display: flex; align-items: center; margin: 5px 0; color: #666; }
+.open { background: #1f9d55; color: #fff; border-radius: 9px; padding: 1px 8px; margin-right: 6px; font-size: 10px; font-weight: bold; }
+.lbl { display: inline-block; font-size: 9px; border-radius: 8px; padding: 0 6px; margin-right: 4px; border: 1px solid; }
+.l1 { color: #1d4fb8; border-color: #9db7ea; background: #eef4ff; }
+.l2 { color: #a05a00; border-color: #f0c98a; background: #fff6e8; }
+.stat { display: flex; align-items: center; margin: 6px 0 0; border: 1px solid #dfe2e6; border-radius: 6px 6px 0 0; padding: 4px 8px; font-size: 10px; color: #555; }
+.add { color: #1a7f37; font-weight: bold; margin-right: 5px; } .del { color: #d93838; font-weight: bold; margin-right: 8px; }
+.sqs { margin-left: auto; }
+.sqs i { display: inline-block; width: 8px; height: 8px; margin-left: 2px; border-radius: 1px; }
+.g { background: #2da44e; } .r { background: #d93838; } .z { background: #d0d4dc; }
+.file { display: flex; padding: 3px 8px; border: 1px solid #dfe2e6; border-top: 0; font: 10px "DejaVu Sans Mono"; color: #444; }
+.file span { margin-left: auto; }
+.rv { display: flex; align-items: center; margin-top: 8px; }
+.ok { width: 14px; height: 14px; border-radius: 7px; background: #2da44e; margin-right: 6px; position: relative; }
+.ok::after { content: ""; position: absolute; left: 4px; top: 2px; width: 3px; height: 6px; border: solid #fff; border-width: 0 2px 2px 0; transform: rotate(45deg); }
+.merge { margin-left: auto; background: #2da44e; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+</style>
+<div class="pr"><div class="t">Fix rounding in the tolerance check <span>#412</span></div>
+<div class="sub"><span class="open">Open</span>mira wants to merge 3 commits into main</div>
+<span class="lbl l1">snapshots</span><span class="lbl l2">needs-review</span>
+<div class="stat"><span class="add">+48</span><span class="del">&minus;12</span>4 files changed<span class="sqs"><i class="g"></i><i class="g"></i><i class="g"></i><i class="r"></i><i class="z"></i></span></div>
+<div class="file">Sources/Diff/Tolerance.swift<span>+31 &minus;8</span></div>
+<div class="file">Tests/ToleranceTests.swift<span>+17 &minus;4</span></div>
+<div class="rv"><i class="ok"></i>Approved by 2 reviewers<div class="merge">Merge</div></div></div>
+""",
+    "stats": """
+<style>
+.tiles { display: flex; gap: 8px; margin: 10px 10px 8px; }
+.tile { flex: 1; border: 1px solid #dfe2e6; border-radius: 7px; padding: 7px 8px; }
+.k { display: flex; align-items: center; font-size: 10px; color: #777; }
+.k i { width: 8px; height: 8px; border-radius: 2px; margin-right: 5px; }
+.v { font-size: 18px; font-weight: bold; margin: 3px 0 2px; }
+.v small { font-size: 11px; font-weight: normal; color: #777; }
+.d { display: inline-block; font-size: 9px; border-radius: 7px; padding: 0 5px; color: #fff; }
+.up { background: #1f9d55; } .dn { background: #d93838; }
+.sp { display: flex; align-items: flex-end; gap: 2px; height: 26px; margin-top: 7px; border-bottom: 1px solid #e6e8ec; }
+.sp div { width: 6px; background: #9db7ea; }
+.sp div:last-child { background: #2a6df4; }
+.foot { display: flex; align-items: center; margin: 0 12px; font-size: 11px; color: #666; line-height: 1.45; }
+.exp { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 10px; color: #333; background: #f7f8fa; }
+</style>
+<div class="tiles">
+<div class="tile"><div class="k"><i style="background:#2a6df4"></i>Active users</div><div class="v">1,284</div><span class="d up">+4.2%</span>
+<div class="sp"><div style="height:9px"></div><div style="height:12px"></div><div style="height:10px"></div><div style="height:15px"></div><div style="height:14px"></div><div style="height:18px"></div><div style="height:16px"></div><div style="height:21px"></div><div style="height:19px"></div><div style="height:24px"></div></div></div>
+<div class="tile"><div class="k"><i style="background:#7b4ee0"></i>Error rate</div><div class="v">0.37<small>%</small></div><span class="d dn">+0.05</span>
+<div class="sp"><div style="height:6px"></div><div style="height:5px"></div><div style="height:8px"></div><div style="height:7px"></div><div style="height:11px"></div><div style="height:9px"></div><div style="height:10px"></div><div style="height:14px"></div><div style="height:12px"></div><div style="height:15px"></div></div></div>
+<div class="tile"><div class="k"><i style="background:#f0a020"></i>p95 latency</div><div class="v">212<small> ms</small></div><span class="d up">&minus;8 ms</span>
+<div class="sp"><div style="height:22px"></div><div style="height:24px"></div><div style="height:19px"></div><div style="height:20px"></div><div style="height:17px"></div><div style="height:18px"></div><div style="height:15px"></div><div style="height:16px"></div><div style="height:13px"></div><div style="height:12px"></div></div></div>
+</div>
+<div class="foot"><div>Last 24 hours, all regions.<br>Updated 5 minutes ago.</div><div class="exp">Export CSV</div></div>
+""",
+    "recipe": """
+<style>
+.rc { display: flex; margin: 8px 12px 6px; border: 1px solid #e0dcd4; border-radius: 8px; padding: 8px; background: #fffdf8; }
+.ph { width: 78px; height: 78px; border-radius: 6px; background: radial-gradient(circle at 40% 40%, #f6d365, #e07b39); flex: none; }
+.info { margin-left: 10px; flex: 1; }
+.nm { font-size: 14px; font-weight: bold; color: #3a2a1a; }
+.rt { display: flex; align-items: center; margin: 4px 0; font-size: 10px; color: #8a7a66; }
+.star { width: 11px; height: 11px; margin-right: 1px; background: #f0a020;
+        clip-path: polygon(50% 0, 61% 35%, 98% 35%, 68% 57%, 79% 91%, 50% 70%, 21% 91%, 32% 57%, 2% 35%, 39% 35%); }
+.star.off { background: #e0dcd4; }
+.rt span { margin-left: 5px; }
+.meta { font-size: 11px; color: #5a4d40; }
+.veg { display: inline-block; margin-left: 6px; font-size: 9px; color: #fff; background: #5a9e3a; border-radius: 7px; padding: 0 6px; }
+.cook { display: inline-block; margin-top: 7px; background: #e07b39; color: #fff; border-radius: 5px; padding: 3px 10px; font-size: 11px; font-weight: bold; }
+.ing { margin: 0 12px; font-size: 11px; }
+.ing h3 { font-size: 12px; margin: 0 0 4px; padding-bottom: 3px; border-bottom: 1px solid #e0dcd4; color: #3a2a1a; }
+.ing ul { columns: 2; list-style: none; padding: 0; margin: 0; }
+.ing li { margin: 0 0 3px; color: #4a3f33; }
+.ing li::before { content: ""; display: inline-block; width: 5px; height: 5px; border-radius: 3px; background: #e07b39; margin-right: 6px; vertical-align: 1px; }
+</style>
+<div class="rc"><div class="ph"></div><div class="info"><div class="nm">Roast tomato soup</div>
+<div class="rt"><i class="star"></i><i class="star"></i><i class="star"></i><i class="star"></i><i class="star off"></i><span>4.1 (86 reviews)</span></div>
+<div class="meta">35 min &middot; Serves 4<span class="veg">Vegetarian</span></div><div class="cook">Start cooking</div></div></div>
+<div class="ing"><h3>Ingredients</h3><ul>
+<li>800 g ripe tomatoes</li><li>1 red onion</li><li>3 cloves garlic</li><li>2 tbsp olive oil</li>
+<li>500 ml vegetable stock</li><li>1 tsp smoked paprika</li><li>Basil, to serve</li><li>Salt and pepper</li>
+</ul></div>
+""",
+}
+
+BLIND3_CHANGES = [
+    ("orders", "word", "<span class=\"date\">9 May</span>", "<span class=\"date\">8 May</span>", "no-subpixel-pos"),
+    ("orders", "text-colour", ".id { width: 58px; flex: none; font: 10px \"DejaVu Sans Mono\"; color: #555; }",
+     ".id { width: 58px; flex: none; font: 10px \"DejaVu Sans Mono\"; color: #666; }", "hinting-none"),
+    ("orders", "border-removed", ".more { margin-left: auto; border: 1px solid #ccd1d9;", ".more { margin-left: auto; border: 1px solid transparent;",
+     "hinting-medium"),
+    ("orders", "button-colour", ".ship { background: #2a6df4; }", ".ship { background: #3a7df4; }", "hinting-full"),
+    ("notify", "icon-removed", "<i class=\"un\" id=\"u2\"></i>", "<i class=\"un\" id=\"u2\" style=\"visibility:hidden\"></i>", "lcd-text"),
+    ("notify", "moved-2px", "<div class=\"av\" style=\"background:#f0a020\">", "<div class=\"av\" style=\"background:#f0a020;margin-top:2px\">",
+     "swiftshader"),
+    ("notify", "letter-spacing", "<span class=\"ttl\">Notifications</span>", "<span class=\"ttl\" style=\"letter-spacing:0.5px\">Notifications</span>",
+     "display-p3"),
+    ("review", "word", "Fix rounding in the tolerance check", "Fix rounding in the threshold check", "generic-rgb"),
+    ("review", "text-colour", ".sub { display: flex; align-items: center; margin: 5px 0; color: #666; }",
+     ".sub { display: flex; align-items: center; margin: 5px 0; color: #777; }", "jpeg-q90"),
+    ("review", "border-removed", "margin: 6px 0 0; border: 1px solid #dfe2e6;", "margin: 6px 0 0; border: 1px solid #dfe2e6; border-top-color: transparent;",
+     "jpeg-q95"),
+    ("review", "moved-2px", "<span class=\"lbl l2\">", "<span class=\"lbl l2\" style=\"margin-left:2px\">", "other-machine"),
+    ("stats", "word", "<div class=\"v\">1,284</div>", "<div class=\"v\">1,294</div>", "no-subpixel-pos"),
+    ("stats", "button-colour", ".up { background: #1f9d55; }", ".up { background: #2fad65; }", "hinting-none"),
+    ("stats", "icon-removed", "<i style=\"background:#7b4ee0\"></i>", "<i style=\"background:#7b4ee0;visibility:hidden\"></i>", "hinting-medium"),
+    ("recipe", "text-colour", ".rt { display: flex; align-items: center; margin: 4px 0; font-size: 10px; color: #8a7a66; }",
+     ".rt { display: flex; align-items: center; margin: 4px 0; font-size: 10px; color: #9a8a76; }", "hinting-full"),
+    ("recipe", "border-removed", "border-bottom: 1px solid #e0dcd4; color: #3a2a1a; }", "border-bottom: 1px solid transparent; color: #3a2a1a; }",
+     "lcd-text"),
+    ("recipe", "moved-2px", "<li>3 cloves garlic</li>", "<li style=\"padding-left:2px\">3 cloves garlic</li>", "swiftshader"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -893,16 +1063,16 @@ def main():
     parser.add_argument("--no-probes", action="store_true", help="skip the probe renders of README.md")
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
-                 "blind2": (BLIND2_PAGES, BLIND2_CHANGES)}
+                 "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
-                       ("blind2", "the second blind set")]:
+                       ("blind2", "the second blind set"), ("blind3", "the third blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind and --blind2 write another corpus: give --out")
+        parser.error("--under, --holdout, --blind, --blind2 and --blind3 write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -965,7 +1135,27 @@ def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if held == "blind2":
+    if held == "blind3":
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            "# Browser renders: third blind set",
+            "",
+            "Made by `scripts/make-render-corpus.py --blind3` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
+            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind` or",
+            "`Fixtures/render-blind2`, written after the second blind set had been measured and a rule",
+            "changed on it, and committed before any mode was run on them: a third estimate of how the",
+            "defaults do on pages nobody fitted them to. Each page is rendered by default (ref) and under",
+            "every noise (new), and each change alone and with its new side under one noise. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --blind3 --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    elif held == "blind2":
         folder = os.path.relpath(out, ROOT)
         lines = [
             "# Browser renders: second blind set",
