@@ -23,7 +23,8 @@
 /// gray text, as LCD filtering spreads a stem's ink sideways.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
-/// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere.
+/// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere, unless
+/// the pair's clusters are scattered noise (`explainsScatteredNoise`).
 ///
 /// Render noise moves colour about (anti-aliasing, hinting, sub-pixel text, recompression
 /// spread ink over neighbouring pixels) but keeps the ink: a glyph whose edge darkens lightens
@@ -51,6 +52,14 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// changed glyph of small text, whose every pixel that detector takes for an edge, fails,
     /// and so does more render noise (other hinting redraws glyphs the same way).
     public var explainsAntialiasing: Bool
+    /// Whether, on a page whose unexplained differences lie in at least
+    /// ``scatteredNoiseClusters`` clusters, a small cluster of strong contrast is taken for
+    /// that scattered noise: other hinting, LCD text or another machine's text rendering
+    /// redraws every glyph a little, and leaves a few glyphs' worth of strong pixels here and
+    /// there. There, only a cluster of `minimumClusterPixels`, a coherent change or a mark on
+    /// plain ground fails the pair. Off, a small strong cluster fails wherever it is: a
+    /// changed glyph fails on such a page too, and so does the page.
+    public var explainsScatteredNoise: Bool
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
@@ -59,7 +68,7 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
         strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true,
-        explainsAntialiasing: Bool = true
+        explainsAntialiasing: Bool = true, explainsScatteredNoise: Bool = true
     ) {
         self.noiseDeltaE = noiseDeltaE
         self.shiftRadius = shiftRadius
@@ -68,16 +77,26 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
         self.minimumStrongClusterPixels = minimumStrongClusterPixels
         self.explainsTextReflow = explainsTextReflow
         self.explainsAntialiasing = explainsAntialiasing
+        self.explainsScatteredNoise = explainsScatteredNoise
     }
 
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
     public static let largestShiftRadius = 4
 
+    /// How many clusters make a pair's differences scattered noise (see
+    /// ``explainsScatteredNoise``). A change the mode must catch sits in one place or a few: a
+    /// word, an icon, a border, the edges of a moved element. Alone on the pages of the render
+    /// corpora, a change that failed only by small strong clusters made at most 21 clusters in
+    /// all (an element moved 2 px); twice that is scattered.
+    public static let scatteredNoiseClusters = 40
+
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
-    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``.
-    public func fails(pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false) -> Bool {
-        pixels >= minimumClusterPixels
-            || (pixels >= minimumStrongClusterPixels || onPlainGround) && maxDeltaE >= strongDeltaE
+    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, and `clusterCount` the number of
+    /// the pair's clusters.
+    public func fails(pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, clusterCount: Int = 1) -> Bool {
+        let scattered = explainsScatteredNoise && clusterCount >= Self.scatteredNoiseClusters
+        return pixels >= minimumClusterPixels
+            || (onPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
     }
 }
 
@@ -111,7 +130,7 @@ package enum StructuralComparison {
     }
 
     /// The pair's differing pixels under each of `rules`, which differ only in
-    /// `minimumClusterPixels`: one comparison serves them all.
+    /// `minimumClusterPixels` and `explainsScatteredNoise`: one comparison serves them all.
     package static func differentPixels(
         _ reference: RGBAImage, _ actual: RGBAImage, rules: [StructuralRule], options: ComparisonOptions
     ) -> [Int] {
@@ -150,7 +169,9 @@ package enum StructuralComparison {
             var listed: [DifferenceCluster] = [], marked: [[Int]] = []
             for (cluster, pixels) in zip(clusters, members) {
                 var cluster = cluster
-                cluster.fails = rule.fails(pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround)
+                cluster.fails = rule.fails(
+                    pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround,
+                    clusterCount: clusters.count)
                 listed.append(cluster)
                 if cluster.fails { marked.append(pixels) }
             }
@@ -344,7 +365,8 @@ package enum StructuralComparison {
                 clusters[cluster].onPlainGround = isOnPlainGround(
                     clusters[cluster].boundingBox, reference, actual, noiseDeltaE: rule.noiseDeltaE)
             }
-            clusters[cluster].fails = rule.fails(pixels: pixels, maxDeltaE: maxDeltaE, onPlainGround: clusters[cluster].onPlainGround)
+            clusters[cluster].fails = rule.fails(
+                pixels: pixels, maxDeltaE: maxDeltaE, onPlainGround: clusters[cluster].onPlainGround, clusterCount: clusters.count)
         }
         return (clusters, members)
     }

@@ -31,6 +31,9 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// Whether the structural mode explains text set again by other hinting (false:
     /// `--no-text-reflow`; absent: it does).
     public var textReflow: Bool?
+    /// Whether the structural mode takes small strong clusters on a page of scattered noise for
+    /// that noise (false: `--no-scattered-noise`; absent: it does).
+    public var scatteredNoise: Bool?
     /// Whether the structural mode counts anti-aliased pixels (true: `--count-antialiased`;
     /// absent: it takes them for noise).
     public var countAntialiased: Bool?
@@ -47,7 +50,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     public init(
         metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
         maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil, textReflow: Bool? = nil,
-        countAntialiased: Bool? = nil, precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
+        scatteredNoise: Bool? = nil, countAntialiased: Bool? = nil, precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
     ) {
         self.metric = metric
         self.threshold = threshold
@@ -57,6 +60,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         self.shiftRadius = shiftRadius
         self.minimumClusterPixels = minimumClusterPixels
         self.textReflow = textReflow
+        self.scatteredNoise = scatteredNoise
         self.countAntialiased = countAntialiased
         self.precision = precision
         self.perceptualPrecision = perceptualPrecision
@@ -73,6 +77,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             shiftRadius = rule.shiftRadius
             minimumClusterPixels = rule.minimumClusterPixels
             if !rule.explainsTextReflow { textReflow = false }
+            if !rule.explainsScatteredNoise { scatteredNoise = false }
             if !rule.explainsAntialiasing { countAntialiased = true }
         default: threshold = options.metric.threshold
         }
@@ -93,9 +98,10 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
             metric = metric.with(threshold: threshold)
         }
-        if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil || countAntialiased != nil {
+        if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil || scatteredNoise != nil || countAntialiased != nil {
             guard case .structural(var rule) = metric else {
-                throw SettingsError("shiftRadius, minimumClusterPixels, textReflow and countAntialiased belong to the structural metric")
+                throw SettingsError(
+                    "shiftRadius, minimumClusterPixels, textReflow, scatteredNoise and countAntialiased belong to the structural metric")
             }
             if let shiftRadius {
                 guard (0...StructuralRule.largestShiftRadius).contains(shiftRadius) else {
@@ -108,6 +114,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
                 rule.minimumClusterPixels = minimumClusterPixels
             }
             if let textReflow { rule.explainsTextReflow = textReflow }
+            if let scatteredNoise { rule.explainsScatteredNoise = scatteredNoise }
             if let countAntialiased { rule.explainsAntialiasing = !countAntialiased }
             metric = .structural(rule)
         }
@@ -147,6 +154,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
         if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
         if textReflow == false { arguments.append("--no-text-reflow") }
+        if scatteredNoise == false { arguments.append("--no-scattered-noise") }
         if countAntialiased == true { arguments.append("--count-antialiased") }
         if let maxDiffPixels { arguments += ["--max-diff-pixels", String(maxDiffPixels)] }
         if let maxDiffRatio { arguments += ["--max-diff-ratio", maxDiffRatio.plainText] }
@@ -198,7 +206,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case metric, threshold, antialiasing, maxDiffPixels, maxDiffRatio, shiftRadius, minimumClusterPixels, textReflow,
-            countAntialiased
+            scatteredNoise, countAntialiased
         case precision, perceptualPrecision, explanation
 
         static var allNames: [String] { allCases.map(\.rawValue) }

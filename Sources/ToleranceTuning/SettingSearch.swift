@@ -23,6 +23,7 @@ public struct TuningCandidate: Sendable, Equatable {
                 "--min-cluster", String(rule.minimumClusterPixels),
             ]
             if !rule.explainsTextReflow { arguments.append("--no-text-reflow") }
+            if !rule.explainsScatteredNoise { arguments.append("--no-scattered-noise") }
             if !rule.explainsAntialiasing { arguments.append("--count-antialiased") }
         default: arguments += ["--threshold", metric.threshold.plainText]
         }
@@ -35,13 +36,14 @@ public struct TuningCandidate: Sendable, Equatable {
         var words = cliArguments.filter { !$0.hasPrefix("--") }
         if case .structural(let rule) = metric {
             if !rule.explainsTextReflow { words.append("no-text-reflow") }
+            if !rule.explainsScatteredNoise { words.append("no-scattered-noise") }
             if !rule.explainsAntialiasing { words.append("count-antialiased") }
         }
         return words.joined(separator: " ") + (antialiasing ? " aa" : "")
     }
 
     /// Every candidate: the structural mode over noise ΔE × shift radius × cluster size × text
-    /// set again explained or not,
+    /// set again explained or not × scattered noise explained or not,
     /// Playwright's ssim-cie94 at ΔE 1, 2 and 3, per-pixel tolerances of each metric, with and
     /// without anti-aliasing where pixelmatch has it. The allowance of differing pixels
     /// multiplies them all.
@@ -67,9 +69,11 @@ public struct TuningCandidate: Sendable, Equatable {
             for shiftRadius in [1, 0, 2] {
                 for minimumClusterPixels in [40, 16, 96] {
                     for explainsTextReflow in [true, false] {
-                        rules.append(StructuralRule(
-                            noiseDeltaE: noiseDeltaE, shiftRadius: shiftRadius, minimumClusterPixels: minimumClusterPixels,
-                            explainsTextReflow: explainsTextReflow))
+                        for explainsScatteredNoise in [true, false] {
+                            rules.append(StructuralRule(
+                                noiseDeltaE: noiseDeltaE, shiftRadius: shiftRadius, minimumClusterPixels: minimumClusterPixels,
+                                explainsTextReflow: explainsTextReflow, explainsScatteredNoise: explainsScatteredNoise))
+                        }
                     }
                 }
             }
@@ -102,7 +106,8 @@ public struct PairEvaluation: Sendable, Equatable {
     }
 
     /// Compares the pair under every candidate of `candidates`. Structural candidates that
-    /// differ only in cluster size share one comparison: the clusters do not depend on it.
+    /// differ only in cluster size or in scattered noise share one comparison: the clusters do
+    /// not depend on them.
     public init(
         name: String, label: Label, reference: RGBAImage, actual: RGBAImage,
         candidates: [TuningCandidate] = TuningCandidate.grid, bands: Int = 0
@@ -134,10 +139,12 @@ public struct PairEvaluation: Sendable, Equatable {
 }
 
 extension StructuralRule {
-    /// The rule with the cluster size left out: rules equal in it share one comparison.
+    /// The rule with what only judges the clusters left out (the cluster size, scattered noise):
+    /// rules equal in the rest share one comparison.
     fileprivate var sharingComparison: StructuralRule {
         var shared = self
         shared.minimumClusterPixels = 0
+        shared.explainsScatteredNoise = true
         return shared
     }
 }

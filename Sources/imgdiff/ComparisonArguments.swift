@@ -64,6 +64,9 @@ struct ComparisonArguments: ParsableArguments {
     @Flag(help: "structural: do not explain words moved along three or more lines as text set again by other hinting (default: explained).")
     var noTextReflow = false
 
+    @Flag(help: "structural: on a page whose unexplained differences lie in \(StructuralRule.scatteredNoiseClusters) or more clusters (other hinting, LCD text), still fail a small cluster of strong contrast (default: taken for that noise).")
+    var noScatteredNoise = false
+
     @Flag(help: "structural: count pixels that look anti-aliased unless a shift or a blend explains them; catches a changed glyph of small text, and fails more render noise (default: taken for noise, except on plain ground).")
     var countAntialiased = false
 
@@ -84,8 +87,11 @@ struct ComparisonArguments: ParsableArguments {
         }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be >= 0") }
         if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be between 0 and 1") }
-        if shiftRadius != nil || minCluster != nil || noTextReflow || countAntialiased, metric?.name != "structural" {
-            throw ValidationError("--shift-radius, --min-cluster, --no-text-reflow and --count-antialiased belong to --metric structural")
+        if shiftRadius != nil || minCluster != nil || noTextReflow || noScatteredNoise || countAntialiased,
+            metric?.name != "structural"
+        {
+            throw ValidationError(
+                "--shift-radius, --min-cluster, --no-text-reflow, --no-scattered-noise and --count-antialiased belong to --metric structural")
         }
         if let shiftRadius, !(0...StructuralRule.largestShiftRadius).contains(shiftRadius) {
             throw ValidationError("--shift-radius must be between 0 and \(StructuralRule.largestShiftRadius)")
@@ -115,6 +121,7 @@ struct ComparisonArguments: ParsableArguments {
         if shiftRadius != nil { given.append("--shift-radius") }
         if minCluster != nil { given.append("--min-cluster") }
         if noTextReflow { given.append("--no-text-reflow") }
+        if noScatteredNoise { given.append("--no-scattered-noise") }
         if countAntialiased { given.append("--count-antialiased") }
         if precision != nil { given.append("--precision") }
         if perceptualPrecision != nil { given.append("--perceptual-precision") }
@@ -130,6 +137,7 @@ struct ComparisonArguments: ParsableArguments {
             if let shiftRadius { rule.shiftRadius = shiftRadius }
             if let minCluster { rule.minimumClusterPixels = minCluster }
             if noTextReflow { rule.explainsTextReflow = false }
+            if noScatteredNoise { rule.explainsScatteredNoise = false }
             if countAntialiased { rule.explainsAntialiasing = false }
             chosen = .structural(rule)
         }

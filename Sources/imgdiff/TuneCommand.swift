@@ -307,7 +307,7 @@ struct SearchOutcome {
                 ? " (\(PrintfFormat.fixed(factor, decimals: 1))x the worst noise, counting both plus one)" : ""
             lines.append("Closest change: \(change.name) differs in \(Self.pixels(change.pixels))\(apart).")
         }
-        if let reason = textReflowOffReason(trained) { lines.append(reason) }
+        lines += modelOffReasons(trained)
         if trained.misjudged.isEmpty {
             lines.append("Every training pair is judged right: noise passes, every change and canary fails.")
         } else {
@@ -321,20 +321,25 @@ struct SearchOutcome {
         return lines
     }
 
-    /// Why a structural setting leaves the text model off: the canaries it would pass with it,
-    /// or the pairs it would misjudge.
-    func textReflowOffReason(_ trained: TrainedSetting) -> String? {
-        guard case .structural(let rule) = trained.candidate.metric, !rule.explainsTextReflow else { return nil }
-        var withModel = rule
-        withModel.explainsTextReflow = true
-        let twin = TuningCandidate(metric: .structural(withModel), antialiasing: trained.candidate.antialiasing)
-        guard let index = TuningCandidate.grid.firstIndex(of: twin) else { return nil }
-        let passing = canaries.filter { $0.counts[index] == 0 }.map(\.name)
-        if passing.isEmpty {
-            return "--no-text-reflow: the text model (words moved along their lines taken for other hinting) judges the training pairs no better."
+    /// Why a structural setting leaves a noise model off: for each model it turns off, the
+    /// canaries it would pass with it, or that it judges the training pairs no better.
+    func modelOffReasons(_ trained: TrainedSetting) -> [String] {
+        guard case .structural(let rule) = trained.candidate.metric else { return [] }
+        let models: [(flag: String, model: String, isOn: WritableKeyPath<StructuralRule, Bool>)] = [
+            ("--no-text-reflow", "the text model (words moved along their lines taken for other hinting)", \.explainsTextReflow),
+            ("--no-scattered-noise", "the scattered-noise model (small strong clusters on a page of \(StructuralRule.scatteredNoiseClusters)+ clusters taken for that noise)", \.explainsScatteredNoise),
+        ]
+        return models.compactMap { flag, model, isOn in
+            guard !rule[keyPath: isOn] else { return nil }
+            var withModel = rule
+            withModel[keyPath: isOn] = true
+            let twin = TuningCandidate(metric: .structural(withModel), antialiasing: trained.candidate.antialiasing)
+            guard let index = TuningCandidate.grid.firstIndex(of: twin) else { return nil }
+            let passing = canaries.filter { $0.counts[index] == 0 }.map(\.name)
+            if passing.isEmpty { return "\(flag): \(model) judges the training pairs no better." }
+            let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
+            return "\(flag): with \(model), \(named) would pass."
         }
-        let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
-        return "--no-text-reflow: with the text model (words moved along their lines taken for other hinting), \(named) would pass."
     }
 
     static func pixels(_ count: Int) -> String { count == Int.max ? "size" : "\(count) px" }

@@ -181,7 +181,7 @@ final class ImageSnapshotStrategyTests: XCTestCase {
             verify(Scene.badgeWithMovedDisc, as: snapshotRule, named: "badge").map(verdictLines),
             "Actual image precision 0.92285156 is less than required 0.99")
         XCTAssertThrowsError(try strategy(#"{"metric": "structural", "typo": 1}"#)) { error in
-            XCTAssertEqual("\(error)", "\(file): unknown key \"typo\"; known keys: \(["metric", "threshold", "antialiasing", "maxDiffPixels", "maxDiffRatio", "shiftRadius", "minimumClusterPixels", "textReflow", "countAntialiased", "precision", "perceptualPrecision", "explanation"].joined(separator: ", "))")
+            XCTAssertEqual("\(error)", "\(file): unknown key \"typo\"; known keys: \(["metric", "threshold", "antialiasing", "maxDiffPixels", "maxDiffRatio", "shiftRadius", "minimumClusterPixels", "textReflow", "scatteredNoise", "countAntialiased", "precision", "perceptualPrecision", "explanation"].joined(separator: ", "))")
         }
     }
 

@@ -53,18 +53,24 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertEqual(trained.misjudged.count, 1, "\(trained.misjudged)")
     }
 
-    /// The search tries every structural rule with and without the text model, and a rule
-    /// without it says so in its arguments and its label.
+    /// The search tries every structural rule with and without the text model and the
+    /// scattered-noise model, and a rule without one says so in its arguments and its label.
     func testStructuralRulesAreSearchedWithAndWithoutTextReflow() throws {
         let rules = TuningCandidate.grid.compactMap { candidate -> StructuralRule? in
             guard case .structural(let rule) = candidate.metric else { return nil }
             return rule
         }
         XCTAssertEqual(rules.filter(\.explainsTextReflow).count, rules.filter { !$0.explainsTextReflow }.count)
+        XCTAssertEqual(rules.filter(\.explainsScatteredNoise).count, rules.filter { !$0.explainsScatteredNoise }.count)
+        XCTAssertEqual(Set(rules).count, rules.count)
         let off = TuningCandidate(metric: .structural(StructuralRule(explainsTextReflow: false)))
         XCTAssertEqual(off.cliArguments.last, "--no-text-reflow")
         XCTAssertTrue(off.label.hasSuffix("no-text-reflow"), off.label)
         XCTAssertFalse(TuningCandidate(metric: .structural(StructuralRule())).cliArguments.contains("--no-text-reflow"))
+        let scatteredOff = TuningCandidate(metric: .structural(StructuralRule(explainsScatteredNoise: false)))
+        XCTAssertEqual(scatteredOff.cliArguments.last, "--no-scattered-noise")
+        XCTAssertTrue(scatteredOff.label.hasSuffix("no-scattered-noise"), scatteredOff.label)
+        XCTAssertFalse(TuningCandidate(metric: .structural(StructuralRule())).cliArguments.contains("--no-scattered-noise"))
         let counted = TuningCandidate(metric: .structural(StructuralRule(explainsAntialiasing: false)))
         XCTAssertEqual(counted.cliArguments.last, "--count-antialiased")
         XCTAssertTrue(counted.label.hasSuffix("count-antialiased"), counted.label)

@@ -113,6 +113,20 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(compare(page(), page(cardOffset: 2), options: structural).match)
     }
 
+    /// Among clusters scattered all over a page (other hinting, LCD text), a small strong
+    /// cluster is taken for that noise; alone, or with the model off, it fails. A cluster of
+    /// the smallest failing size and a mark on plain ground fail however scattered the page.
+    func testSmallStrongClustersOnAScatteredPageAreNoise() {
+        let rule = StructuralRule(), off = StructuralRule(explainsScatteredNoise: false)
+        let scattered = StructuralRule.scatteredNoiseClusters
+        XCTAssertTrue(rule.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered - 1))
+        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered))
+        XCTAssertTrue(off.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered))
+        XCTAssertTrue(rule.fails(pixels: rule.minimumClusterPixels, maxDeltaE: 3, clusterCount: scattered * 10))
+        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, clusterCount: scattered * 10))
+        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, clusterCount: 1))
+    }
+
     /// A dark pixel beside a glyph's stroke, where other hinting leaves such pixels.
     func testSingleStrayPixelAtAnEdgePasses() {
         var changed = page()
@@ -558,12 +572,14 @@ final class StructuralComparisonTests: XCTestCase {
                 for y in 0..<height {
                     for x in 0..<width where Double(generator.next() % 1000) < density * 1000 { mask.set(x: x, y: y) }
                 }
-                let rule = StructuralRule()
-                let expected = floodFilledClusters(of: mask, reference, actual, rule: rule)
-                for bands in [0, 1, 3] {
-                    let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule, bands: bands)
-                    XCTAssertEqual(found.clusters, expected.clusters, "\(width)x\(height) density \(density) bands \(bands)")
-                    XCTAssertEqual(found.members, expected.members, "\(width)x\(height) density \(density) bands \(bands)")
+                for rule in [StructuralRule(), StructuralRule(explainsScatteredNoise: false)] {
+                    let expected = floodFilledClusters(of: mask, reference, actual, rule: rule)
+                    for bands in [0, 1, 3] {
+                        let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule, bands: bands)
+                        let context = "\(width)x\(height) density \(density) bands \(bands) scattered \(rule.explainsScatteredNoise)"
+                        XCTAssertEqual(found.clusters, expected.clusters, context)
+                        XCTAssertEqual(found.members, expected.members, context)
+                    }
                 }
             }
         }
@@ -606,8 +622,12 @@ final class StructuralComparisonTests: XCTestCase {
             clusters.append(DifferenceCluster(
                 pixels: pixels.count,
                 boundingBox: PixelRect(minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0),
-                maxDeltaE: maxDeltaE, fails: rule.fails(pixels: pixels.count, maxDeltaE: maxDeltaE)))
+                maxDeltaE: maxDeltaE, fails: false))
             members.append(pixels)
+        }
+        for index in clusters.indices {
+            clusters[index].fails = rule.fails(
+                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, clusterCount: clusters.count)
         }
         return (clusters, members)
     }

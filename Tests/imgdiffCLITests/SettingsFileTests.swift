@@ -59,6 +59,7 @@ final class SettingsFileTests: XCTestCase {
             (#"{"metric": "cie94", "shiftRadius": 1}"#, "belong to the structural metric"),
             (#"{"metric": "cie94", "textReflow": false}"#, "belong to the structural metric"),
             (#"{"metric": "structural", "textReflow": "no"}"#, "textReflow: wrong type"),
+            (#"{"metric": "yiq", "scatteredNoise": false}"#, "belong to the structural metric"),
             (#"{"metric": "cie94", "maxDiffRatio": 2}"#, "maxDiffRatio must be between 0 and 1"),
             (#"{"threshold": 2}"#, #"missing "metric""#),
             (#"{"metric": 3}"#, "metric: wrong type"),
@@ -124,6 +125,13 @@ final class SettingsFileTests: XCTestCase {
     /// `--no-text-reflow`.
     func testTextReflowCanBeTurnedOff() throws {
         try assertStructuralFlagFails(
-            "render/noise/settings--hinting-full.png", flag: "--no-text-reflow", setting: #""textReflow": false"#)
+            "render-holdout/noise/inbox--hinting-full.png", flag: "--no-text-reflow", setting: #""textReflow": false"#)
+    }
+
+    /// A page of other hinting whose differences lie in dozens of clusters, a few of them small
+    /// and strong, passes the structural mode by default, and fails with `--no-scattered-noise`.
+    func testScatteredNoiseCanBeTurnedOff() throws {
+        try assertStructuralFlagFails(
+            "render-blind/noise/calendar--hinting-full.png", flag: "--no-scattered-noise", setting: #""scatteredNoise": false"#)
     }
 }
