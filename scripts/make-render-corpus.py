@@ -71,12 +71,18 @@ stats, recipe) and seventeen more changes, written after render-blind2 had been 
 changed on it, and committed before any mode was run on them (Fixtures/render-blind3 is `--blind3
 --out Fixtures/render-blind3`).
 
+With --blind4 it writes a fourth blind set the same way: five more pages (booking, contacts, tasks,
+billing, editor) and seventeen more changes, written after render-blind3 had been measured and a
+rule changed on it, and committed before any mode was run on them (Fixtures/render-blind4 is
+`--blind4 --out Fixtures/render-blind4`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
        scripts/make-render-corpus.py --blind --out DIR
        scripts/make-render-corpus.py --blind2 --out DIR
        scripts/make-render-corpus.py --blind3 --out DIR
+       scripts/make-render-corpus.py --blind4 --out DIR
 """
 import argparse
 import os
@@ -950,6 +956,178 @@ BLIND3_CHANGES = [
     ("recipe", "moved-2px", "<li>3 cloves garlic</li>", "<li style=\"padding-left:2px\">3 cloves garlic</li>", "swiftshader"),
 ]
 
+# A fourth blind set, written after the third was measured and a rule was changed on it: five more
+# pages and seventeen more changes, committed before any mode was run on them.
+BLIND4_PAGES = {
+    "booking": """
+<style>
+.bk { margin: 8px 12px; border: 1px solid #d6dae1; border-radius: 8px; padding: 7px 10px; font-size: 11px; }
+.hd { display: flex; align-items: center; padding-bottom: 5px; border-bottom: 1px solid #eef0f3; }
+.ttl { font-size: 13px; font-weight: bold; }
+.ref { margin-left: 8px; font: 10px "DejaVu Sans Mono"; color: #888; }
+.conf { margin-left: auto; background: #1f9d55; color: #fff; font-size: 9px; border-radius: 8px; padding: 1px 7px; }
+.rt { display: flex; align-items: center; margin: 7px 0 2px; }
+.pt { text-align: center; width: 48px; }
+.pt b { display: block; font-size: 16px; }
+.pt span { font-size: 10px; color: #777; }
+.line { flex: 1; position: relative; border-top: 1px dashed #9aa3b0; margin: 0 8px; }
+.plane { position: absolute; left: 50%; top: -5px; width: 8px; height: 8px; margin-left: -4px; background: #2a6df4; transform: rotate(45deg); }
+.dur { position: absolute; left: 0; right: 0; top: 6px; text-align: center; font-size: 9px; color: #888; }
+.info { display: flex; color: #666; margin-top: 8px; font-size: 10px; }
+.info div { flex: 1; }
+.info b { display: block; color: #222; font-size: 11px; }
+.hotel { display: flex; align-items: center; margin-top: 7px; padding: 5px 8px; background: #f7f8fa; border: 1px solid #e1e4e8; border-radius: 5px; }
+.bed { width: 12px; height: 9px; border: 2px solid #7b4ee0; border-top-width: 4px; border-radius: 2px; margin-right: 7px; }
+.nights { margin-left: auto; color: #777; font-size: 10px; }
+.ft { display: flex; align-items: center; margin-top: 8px; }
+.price { font-size: 15px; font-weight: bold; }
+.price small { font-size: 10px; color: #777; font-weight: normal; }
+.pay { margin-left: auto; background: #2a6df4; color: #fff; border-radius: 5px; padding: 4px 12px; font-weight: bold; }
+</style>
+<div class="bk"><div class="hd"><span class="ttl">Trip to Lisbon</span><span class="ref">QX7R2L</span><span class="conf">Confirmed</span></div>
+<div class="rt"><div class="pt"><b>07:35</b><span>EDI</span></div><div class="line"><i class="plane"></i><span class="dur">2h 50m, direct</span></div><div class="pt"><b>10:25</b><span>LIS</span></div></div>
+<div class="info"><div>Date<b>Thu 14 May</b></div><div>Flight<b>TP 1363</b></div><div>Seat<b>17C</b></div><div>Bags<b>1 x 23 kg</b></div></div>
+<div class="hotel"><i class="bed"></i>Casa do Rio, double room<span class="nights">14-17 May, 3 nights</span></div>
+<div class="ft"><div class="price">&euro;486.20<small> total, 1 adult</small></div><div class="pay">Pay now</div></div></div>
+""",
+    "contacts": """
+<style>
+.ct { margin: 8px 12px; font-size: 11px; }
+.top { display: flex; margin-bottom: 5px; }
+.sr { flex: 1; display: flex; align-items: center; border: 1px solid #ccd1d9; border-radius: 13px; height: 24px; padding: 0 9px; color: #999; }
+.mag { width: 9px; height: 9px; border: 2px solid #888; border-radius: 6px; margin-right: 7px; }
+.new { margin-left: 8px; background: #2a6df4; color: #fff; border-radius: 12px; padding: 0 11px; line-height: 24px; font-weight: bold; }
+.grp { font-size: 9px; font-weight: bold; color: #888; padding: 3px 2px 2px; border-bottom: 1px solid #e1e4e8; }
+.c { display: flex; align-items: center; padding: 4px 2px; border-bottom: 1px solid #f0f1f3; }
+.av { width: 24px; height: 24px; border-radius: 12px; color: #fff; font-size: 9px; font-weight: bold; display: flex;
+      align-items: center; justify-content: center; margin-right: 8px; flex: none; }
+.nm { flex: 1; }
+.nm b { display: block; font-size: 12px; font-weight: normal; color: #222; }
+.nm span { font-size: 10px; color: #888; }
+.ph { font: 10px "DejaVu Sans Mono"; color: #555; }
+.fav { width: 7px; height: 7px; margin-left: 9px; background: #f0a020; transform: rotate(45deg); flex: none; }
+.fav.off { background: transparent; }
+</style>
+<div class="ct"><div class="top"><div class="sr"><i class="mag"></i>Search 214 contacts</div><div class="new">+ New</div></div>
+<div class="grp">A</div>
+<div class="c"><div class="av" style="background:#7b4ee0">AB</div><div class="nm"><b>Amara Bello</b><span>Mobile</span></div><span class="ph">+44 7700 900142</span><i class="fav"></i></div>
+<div class="c"><div class="av" style="background:#1f9d55">AK</div><div class="nm"><b>Arvid Karlsson</b><span>Work</span></div><span class="ph">+46 8 555 0193</span><i class="fav off"></i></div>
+<div class="grp">B</div>
+<div class="c"><div class="av" style="background:#e0457b">BC</div><div class="nm"><b>Bea Costa</b><span>Home</span></div><span class="ph">+351 21 555 0178</span><i class="fav"></i></div>
+<div class="c"><div class="av" style="background:#f0a020">BN</div><div class="nm"><b>Bao Nguyen</b><span>Office</span></div><span class="ph">+1 415 555 0126</span><i class="fav off"></i></div>
+</div>
+""",
+    "tasks": """
+<style>
+.tk { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: baseline; padding-bottom: 4px; border-bottom: 1px solid #d6dae1; }
+.ttl { font-size: 14px; font-weight: bold; }
+.cnt { margin-left: 6px; font-size: 10px; color: #888; }
+.add { margin-left: auto; color: #2a6df4; }
+.t { display: flex; align-items: center; padding: 6px 2px; border-bottom: 1px solid #eef0f3; }
+.cb { width: 12px; height: 12px; border: 1px solid #9aa3b0; border-radius: 3px; margin-right: 8px; flex: none; position: relative; }
+.cb.on { background: #22aa66; border-color: #22aa66; }
+.cb.on::after { content: ""; position: absolute; left: 3px; top: 0; width: 3px; height: 7px; border: solid #fff; border-width: 0 2px 2px 0; transform: rotate(45deg); }
+.tx { flex: 1; color: #333; }
+.done .tx { color: #aaa; text-decoration: line-through; }
+.tag { font-size: 9px; border-radius: 7px; padding: 0 5px; margin-right: 8px; color: #fff; background: #7b4ee0; }
+.due { font-size: 10px; color: #777; margin-right: 8px; }
+.due.late { color: #d93838; }
+.fl { width: 2px; height: 11px; background: #666; position: relative; margin-right: 6px; flex: none; }
+.fl::after { content: ""; position: absolute; left: 2px; top: 0; border-left: 7px solid currentColor; border-top: 3px solid transparent; border-bottom: 3px solid transparent; }
+.hi { color: #d93838; } .md { color: #f0a020; } .lo { color: #9aa3b0; }
+</style>
+<div class="tk"><div class="hd"><span class="ttl">This week</span><span class="cnt">4 open, 1 done</span><span class="add">+ Add task</span></div>
+<div class="t done"><i class="cb on"></i><span class="tx">Book the venue for the offsite</span><span class="due">2 Jun</span><i class="fl lo"></i></div>
+<div class="t"><i class="cb"></i><span class="tx">Send the Q2 report to finance</span><span class="due late">Yesterday</span><i class="fl hi"></i></div>
+<div class="t"><i class="cb"></i><span class="tx">Review the baseline update</span><span class="tag">review</span><span class="due">12 Jun</span><i class="fl md" id="f3"></i></div>
+<div class="t"><i class="cb"></i><span class="tx">Renew the TLS certificate</span><span class="due">18 Jun</span><i class="fl hi"></i></div>
+<div class="t"><i class="cb"></i><span class="tx">Order badges for new starters</span><span class="due">23 Jun</span><i class="fl lo"></i></div>
+</div>
+""",
+    "billing": """
+<style>
+.bl { margin: 8px 12px; font-size: 11px; }
+.plan { display: flex; align-items: center; border: 1px solid #d6dae1; border-radius: 7px; padding: 6px 9px; }
+.pn { font-size: 13px; font-weight: bold; }
+.pro { display: inline-block; margin-left: 5px; background: #7b4ee0; color: #fff; font-size: 9px; font-weight: normal; border-radius: 7px; padding: 0 6px; vertical-align: 1px; }
+.pd { font-size: 10px; color: #777; margin-top: 2px; }
+.chg { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 9px; background: #f7f8fa; }
+.use { display: flex; margin: 7px 0 3px; font-size: 10px; color: #555; }
+.use span { margin-left: auto; font-family: "DejaVu Sans Mono"; }
+.ub { height: 6px; border-radius: 3px; background: #e6e8ec; }
+.ub div { width: 72%; height: 6px; border-radius: 3px; background: #f0a020; }
+.card { display: flex; align-items: center; margin: 7px 0 5px; color: #444; }
+.vs { width: 22px; height: 14px; border-radius: 3px; background: #1a1f71; margin-right: 7px; position: relative; }
+.vs::after { content: ""; position: absolute; left: 3px; bottom: 3px; width: 8px; height: 3px; background: #f7b600; }
+.card a { margin-left: auto; color: #2a6df4; }
+table { width: 100%; border-collapse: collapse; font-size: 10px; }
+th { text-align: left; color: #888; font-weight: normal; border-bottom: 1px solid #d6dae1; padding: 2px 0; }
+td { padding: 3px 0; border-bottom: 1px solid #eef0f3; }
+.r { text-align: right; }
+.m { font-family: "DejaVu Sans Mono"; }
+.st { font-size: 9px; border-radius: 7px; padding: 0 5px; background: #e3f4e8; color: #1a7f37; }
+.st.due { background: #fff4e0; color: #a05a00; }
+</style>
+<div class="bl"><div class="plan"><div><div class="pn">Team plan<span class="pro">Annual</span></div><div class="pd">8 seats &middot; renews 1 Sep 2026</div></div><div class="chg">Change plan</div></div>
+<div class="use">Build minutes this month<span>7,212 / 10,000</span></div><div class="ub"><div></div></div>
+<div class="card"><i class="vs"></i>Visa ending in 4417, expires 09/28<a href="#">Update</a></div>
+<table><tr><th>Date</th><th>Description</th><th class="r">Amount</th><th class="r">Status</th></tr>
+<tr><td>1 Oct 2025</td><td>Extra minutes</td><td class="r m">$18.00</td><td class="r"><span class="st due">Due</span></td></tr>
+<tr><td>1 Sep 2025</td><td>Team plan, 8 seats</td><td class="r m">$576.00</td><td class="r"><span class="st">Paid</span></td></tr>
+<tr><td>14 Jul 2025</td><td>Extra minutes</td><td class="r m">$24.00</td><td class="r"><span class="st">Paid</span></td></tr></table></div>
+""",
+    "editor": """
+<style>
+.ed { margin: 8px 12px; border: 1px solid #ccd1d9; border-radius: 6px; overflow: hidden; }
+.tb { display: flex; align-items: center; gap: 3px; padding: 4px 6px; background: #f7f8fa; border-bottom: 1px solid #dfe2e6; }
+.b { width: 22px; height: 20px; border-radius: 4px; display: flex; align-items: center; justify-content: center; font-size: 12px; color: #444; }
+.b.on { background: #e3ebfc; color: #1d4fb8; }
+.sep { width: 1px; height: 16px; background: #d0d4dc; margin: 0 3px; }
+.lst { width: 11px; height: 2px; background: #555; box-shadow: 0 4px 0 #555, 0 -4px 0 #555; }
+.chain { width: 11px; height: 6px; border: 2px solid #555; border-radius: 4px; transform: rotate(-45deg); }
+.pic { width: 13px; height: 10px; border: 1px solid #555; border-radius: 2px; background: linear-gradient(135deg, transparent 55%, #22aa66 55%); }
+.sty { margin-left: auto; font-size: 10px; border: 1px solid #ccd1d9; border-radius: 4px; padding: 1px 6px; background: #fff; color: #444; }
+.txt { padding: 7px 10px; font-size: 12px; line-height: 1.5; color: #333; }
+.txt h4 { margin: 0 0 3px; font-size: 13px; }
+.txt a { color: #1d4fb8; }
+.sb { display: flex; padding: 3px 10px; border-top: 1px solid #eef0f3; font-size: 9px; color: #999; }
+.sb span { margin-left: auto; }
+</style>
+<div class="ed"><div class="tb"><div class="b on"><b>B</b></div><div class="b"><i>I</i></div><div class="b"><u>U</u></div><div class="sep"></div>
+<div class="b"><i class="lst"></i></div><div class="b"><i class="chain"></i></div><div class="b"><i class="pic"></i></div><div class="sty">Paragraph &#9662;</div></div>
+<div class="txt"><h4>Release checklist</h4>Freeze the branch on Monday, then run the full snapshot suite on both runners. Any diff
+above the tolerance goes to <a href="#">the review board</a> before the tag is cut. Keep the notes short.</div>
+<div class="sb">Saved at 16:02<span>142 words</span></div></div>
+""",
+}
+
+BLIND4_CHANGES = [
+    ("booking", "word", "<b>10:25</b>", "<b>10:28</b>", "hinting-full"),
+    ("booking", "text-colour", ".pt span { font-size: 10px; color: #777; }", ".pt span { font-size: 10px; color: #888; }", "lcd-text"),
+    ("booking", "border-removed", "background: #f7f8fa; border: 1px solid #e1e4e8;", "background: #f7f8fa; border: 1px solid transparent;",
+     "swiftshader"),
+    ("booking", "button-colour", ".pay { margin-left: auto; background: #2a6df4;", ".pay { margin-left: auto; background: #3a7df4;", "display-p3"),
+    ("contacts", "word", "<span>Work</span>", "<span>Home</span>", "generic-rgb"),
+    ("contacts", "icon-removed", "<i class=\"mag\"></i>", "<i class=\"mag\" style=\"visibility:hidden\"></i>", "jpeg-q90"),
+    ("contacts", "moved-2px", "<b>Bea Costa</b>", "<b style=\"margin-left:2px\">Bea Costa</b>", "jpeg-q95"),
+    ("tasks", "word", "<span class=\"due\">12 Jun</span>", "<span class=\"due\">13 Jun</span>", "other-machine"),
+    ("tasks", "icon-removed", "<i class=\"fl md\" id=\"f3\"></i>", "<i class=\"fl md\" id=\"f3\" style=\"visibility:hidden\"></i>", "no-subpixel-pos"),
+    ("tasks", "letter-spacing", "<span class=\"tx\">Renew the TLS certificate</span>",
+     "<span class=\"tx\" style=\"letter-spacing:0.5px\">Renew the TLS certificate</span>", "hinting-none"),
+    ("tasks", "text-colour", ".due { font-size: 10px; color: #777; margin-right: 8px; }", ".due { font-size: 10px; color: #888; margin-right: 8px; }",
+     "hinting-medium"),
+    ("billing", "button-colour", ".pro { display: inline-block; margin-left: 5px; background: #7b4ee0;",
+     ".pro { display: inline-block; margin-left: 5px; background: #8b5ef0;", "hinting-full"),
+    ("billing", "border-removed", ".chg { margin-left: auto; border: 1px solid #b9bfca;", ".chg { margin-left: auto; border: 1px solid transparent;",
+     "lcd-text"),
+    ("billing", "moved-2px", "<div class=\"card\">", "<div class=\"card\" style=\"padding-left:2px\">", "swiftshader"),
+    ("editor", "word", "Keep the notes short.", "Keep the notes brief.", "display-p3"),
+    ("editor", "icon-removed", "<i class=\"chain\"></i>", "<i class=\"chain\" style=\"visibility:hidden\"></i>", "generic-rgb"),
+    ("editor", "border-removed", "background: #f7f8fa; border-bottom: 1px solid #dfe2e6; }", "background: #f7f8fa; border-bottom: 1px solid transparent; }",
+     "jpeg-q90"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -1063,16 +1241,18 @@ def main():
     parser.add_argument("--no-probes", action="store_true", help="skip the probe renders of README.md")
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
-                 "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES)}
+                 "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
+                 "blind4": (BLIND4_PAGES, BLIND4_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
-                       ("blind2", "the second blind set"), ("blind3", "the third blind set")]:
+                       ("blind2", "the second blind set"), ("blind3", "the third blind set"),
+                       ("blind4", "the fourth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 and --blind3 write another corpus: give --out")
+        parser.error("--under, --holdout, --blind, --blind2, --blind3 and --blind4 write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -1135,7 +1315,28 @@ def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if held == "blind3":
+    if held == "blind4":
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            "# Browser renders: fourth blind set",
+            "",
+            "Made by `scripts/make-render-corpus.py --blind4` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
+            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind`,",
+            "`Fixtures/render-blind2` or `Fixtures/render-blind3`, written after the third blind set had",
+            "been measured and a rule changed on it, and committed before any mode was run on them: a",
+            "fourth estimate of how the defaults do on pages nobody fitted them to. Each page is rendered",
+            "by default (ref) and under every noise (new), and each change alone and with its new side",
+            "under one noise. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --blind4 --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    elif held == "blind3":
         folder = os.path.relpath(out, ROOT)
         lines = [
             "# Browser renders: third blind set",
