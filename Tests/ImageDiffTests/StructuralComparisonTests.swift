@@ -124,6 +124,8 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(off.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered))
         XCTAssertTrue(rule.fails(pixels: rule.minimumClusterPixels, maxDeltaE: 3, clusterCount: scattered * 10))
         XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, clusterCount: scattered * 10))
+        XCTAssertTrue(rule.fails(pixels: 16, maxDeltaE: 20, clusterCount: scattered, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 15, maxDeltaE: 20, clusterCount: scattered, isThinLine: true))
         XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, clusterCount: 1))
     }
 
@@ -626,8 +628,10 @@ final class StructuralComparisonTests: XCTestCase {
             members.append(pixels)
         }
         for index in clusters.indices {
+            let box = clusters[index].boundingBox
             clusters[index].fails = rule.fails(
-                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, clusterCount: clusters.count)
+                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, clusterCount: clusters.count,
+                isThinLine: box.minX == box.maxX || box.minY == box.maxY)
         }
         return (clusters, members)
     }
