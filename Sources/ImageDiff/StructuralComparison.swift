@@ -236,7 +236,8 @@ package enum StructuralComparison {
         let quantization = differs ? JPEGQuantization.estimate(reference, actual).flatMap { $0.explainsDifference ? $0 : nil } : nil
         // JPEG holds no translucent pixel, which no chroma model is made for.
         let chroma = recompression != nil || quantization != nil ? ChromaSubsampling(reference) : nil
-        let recompressed = recompression != nil || chroma != nil
+        var recompressed = recompression != nil || chroma != nil
+        let given = reference
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
         // it (and its quantization, when that explains the luma), when that leaves fewer
         // candidates; its blocks are then judged against that too.
@@ -256,14 +257,17 @@ package enum StructuralComparison {
                 recompression = RecompressionNoise(redrawn, actual, bands: options.bands) ?? recompression
             }
         }
-        // Recompression moves solid colours a little too (chroma subsampling): those moves are the
-        // encoder's, not a display profile's.
-        if differs, !recompressed,
-            let drift = ColourDrift(reference, actual, noiseDeltaE: rule.noiseDeltaE, bands: options.bands)
-        {
-            reference = drift.applied(to: reference)
-            result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
-            result.metric = .structural(rule)
+        // Recompression moves solid colours a little too (chroma subsampling), and another display
+        // profile can carry the JPEG signature (most of its moves are a level or two): in a pair
+        // that shows both, the model that leaves fewer candidates is taken.
+        if differs, let drift = ColourDrift(given, actual, noiseDeltaE: rule.noiseDeltaE, bands: options.bands) {
+            let drawn = drift.applied(to: given)
+            var candidates = ComparisonEngine(reference: drawn, actual: actual, options: candidateOptions).run(kernel: .vectorized)
+            if !recompressed || candidates.differentPixels < result.differentPixels {
+                candidates.metric = .structural(rule)
+                (reference, result) = (drawn, candidates)
+                (recompression, recompressed) = (nil, false)
+            }
         }
         // An LCD pair as drawn, before its gray text is redrawn: its coherent changes are judged
         // on it, as the redraw keeps ink lightness, not ink colour.
