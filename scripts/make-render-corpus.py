@@ -76,6 +76,11 @@ billing, editor) and seventeen more changes, written after render-blind3 had bee
 rule changed on it, and committed before any mode was run on them (Fixtures/render-blind4 is
 `--blind4 --out Fixtures/render-blind4`).
 
+With --blind5 it writes a fifth blind set the same way: five more pages (tracking, team, quiz,
+banking, forum) and seventeen more changes, written after render-blind4 had been measured and rules
+changed on it, and committed before any mode was run on them (Fixtures/render-blind5 is `--blind5
+--out Fixtures/render-blind5`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -83,6 +88,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind2 --out DIR
        scripts/make-render-corpus.py --blind3 --out DIR
        scripts/make-render-corpus.py --blind4 --out DIR
+       scripts/make-render-corpus.py --blind5 --out DIR
 """
 import argparse
 import os
@@ -1128,6 +1134,175 @@ BLIND4_CHANGES = [
      "jpeg-q90"),
 ]
 
+# A fifth blind set, written after the fourth was measured and rules were changed on it: five more
+# pages and seventeen more changes, committed before any mode was run on them.
+BLIND5_PAGES = {
+    "tracking": """
+<style>
+.tr { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: center; padding-bottom: 5px; border-bottom: 1px solid #d6dae1; }
+.pk { width: 14px; height: 12px; border: 2px solid #a07840; border-radius: 2px; margin-right: 7px; flex: none; }
+.ttl { font-size: 13px; font-weight: bold; }
+.num { margin-left: 8px; font: 10px "DejaVu Sans Mono"; color: #888; }
+.eta { margin-left: auto; background: #e3f4e8; color: #1a7f37; font-size: 10px; border-radius: 8px; padding: 1px 7px; }
+.ev { display: flex; align-items: flex-start; height: 29px; }
+.tm { width: 66px; flex: none; padding-top: 1px; text-align: right; font-size: 10px; color: #777; }
+.mk { width: 22px; flex: none; align-self: stretch; position: relative; }
+.mk::before { content: ""; position: absolute; left: 10px; top: 0; bottom: 0; border-left: 2px solid #dfe2e6; }
+.ev:first-child .mk::before { top: 6px; }
+.ev:last-child .mk::before { bottom: 20px; }
+.mk i { position: absolute; left: 7px; top: 3px; width: 8px; height: 8px; border-radius: 5px; background: #22aa66; }
+.mk i.now { background: #2a6df4; box-shadow: 0 0 0 3px #d6e4fd; }
+.mk i.todo { background: #fff; border: 2px solid #c5cad3; }
+.tx b { display: block; font-size: 12px; font-weight: normal; color: #222; }
+.tx span { font-size: 10px; color: #888; }
+.tl { margin-top: 7px; }
+.ft { display: flex; align-items: center; margin-top: 2px; }
+.ft a { color: #2a6df4; }
+.upd { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 10px; background: #f7f8fa; }
+</style>
+<div class="tr"><div class="hd"><i class="pk"></i><span class="ttl">Parcel</span><span class="num">JD 0142 7763 9GB</span><span class="eta">Arrives today</span></div>
+<div class="tl">
+<div class="ev"><span class="tm">Today 08:14</span><span class="mk"><i class="now"></i></span><div class="tx"><b>Out for delivery</b><span>Leith delivery office</span></div></div>
+<div class="ev"><span class="tm">Today 05:52</span><span class="mk"><i id="d2"></i></span><div class="tx"><b>Arrived at local depot</b><span>Edinburgh, Sighthill</span></div></div>
+<div class="ev"><span class="tm">Mon 22:37</span><span class="mk"><i></i></span><div class="tx"><b>In transit</b><span>Newcastle sorting hub</span></div></div>
+<div class="ev"><span class="tm">Mon 14:05</span><span class="mk"><i></i></span><div class="tx"><b>Dispatched</b><span>Sheffield warehouse</span></div></div>
+<div class="ev"><span class="tm">Sun 19:48</span><span class="mk"><i></i></span><div class="tx"><b>Label created</b><span>Order #58321</span></div></div>
+</div>
+<div class="ft"><a href="#">View on map</a><span class="upd">Get updates</span></div></div>
+""",
+    "team": """
+<style>
+.tm { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: baseline; margin-bottom: 5px; }
+.ttl { font-size: 14px; font-weight: bold; }
+.cnt { margin-left: 6px; font-size: 10px; color: #888; }
+.inv { margin-left: auto; background: #2a6df4; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+table { width: 100%; border-collapse: collapse; }
+th { text-align: left; font-size: 10px; color: #888; font-weight: normal; border-bottom: 1px solid #d6dae1; padding: 3px 0; }
+td { padding: 5px 0; border-bottom: 1px solid #eef0f3; vertical-align: middle; }
+.who { display: flex; align-items: center; }
+.av { width: 22px; height: 22px; border-radius: 11px; color: #fff; font-size: 9px; font-weight: bold; display: flex;
+      align-items: center; justify-content: center; margin-right: 7px; flex: none; }
+.nm b { display: block; font-weight: normal; color: #222; }
+.nm span { font-size: 10px; color: #888; }
+.role { font-size: 9px; border-radius: 7px; padding: 1px 6px; color: #fff; }
+.own { background: #7b4ee0; } .adm { background: #2a6df4; } .dev { background: #1f9d55; } .vw { background: #8a94a3; }
+.seen { font-size: 10px; color: #777; }
+.on { color: #1a7f37; }
+.on::before { content: ""; display: inline-block; width: 6px; height: 6px; border-radius: 3px; background: #22aa66; margin-right: 4px; vertical-align: 1px; }
+</style>
+<div class="tm"><div class="hd"><span class="ttl">Team members</span><span class="cnt">5 of 8 seats</span><span class="inv">Invite</span></div>
+<table><tr><th>Name</th><th>Role</th><th>Last active</th></tr>
+<tr><td><div class="who"><div class="av" style="background:#e0457b">NO</div><div class="nm"><b>Nadia Osei</b><span>nadia@harbor.dev</span></div></div></td><td><span class="role own">Owner</span></td><td class="seen on">Online</td></tr>
+<tr><td><div class="who"><div class="av" style="background:#f0a020">TV</div><div class="nm"><b>Tomas Varga</b><span>tomas@harbor.dev</span></div></div></td><td><span class="role adm">Admin</span></td><td class="seen">12 minutes ago</td></tr>
+<tr><td><div class="who"><div class="av" style="background:#1f9d55">LM</div><div class="nm"><b>Lea Moreau</b><span>lea@harbor.dev</span></div></div></td><td><span class="role dev">Developer</span></td><td class="seen">2 hours ago</td></tr>
+<tr><td><div class="who"><div class="av" style="background:#3c8de0">RS</div><div class="nm"><b>Ravi Shah</b><span>ravi@harbor.dev</span></div></div></td><td><span class="role vw">Viewer</span></td><td class="seen">Last week</td></tr>
+</table></div>
+""",
+    "quiz": """
+<style>
+.qz { margin: 8px 14px; font-size: 12px; }
+.top { display: flex; align-items: center; font-size: 10px; color: #777; }
+.top span { margin-left: auto; color: #d93838; }
+.pb { height: 5px; border-radius: 3px; background: #e6e8ec; margin: 4px 0 8px; }
+.pb div { width: 40%; height: 5px; border-radius: 3px; background: #7b4ee0; }
+.q { font-size: 13px; font-weight: bold; line-height: 1.35; margin-bottom: 7px; }
+.op { display: flex; align-items: center; border: 1px solid #d6dae1; border-radius: 6px; padding: 5px 8px; margin-bottom: 5px; }
+.op.sel { border-color: #7b4ee0; background: #f5f1fe; }
+.rd { width: 12px; height: 12px; border: 1px solid #9aa3b0; border-radius: 7px; margin-right: 8px; flex: none; background: #fff; }
+.sel .rd { border: 4px solid #7b4ee0; }
+.ft { display: flex; align-items: center; margin-top: 8px; font-size: 11px; }
+.ft a { color: #2a6df4; }
+.next { margin-left: auto; background: #7b4ee0; color: #fff; border-radius: 5px; padding: 4px 14px; font-weight: bold; }
+</style>
+<div class="qz"><div class="top">Question 4 of 10<span>1:40 left</span></div><div class="pb"><div></div></div>
+<div class="q">Which PNG filter predicts each byte from the byte to its left?</div>
+<div class="op"><i class="rd"></i>Up</div>
+<div class="op sel"><i class="rd"></i>Sub</div>
+<div class="op"><i class="rd"></i>Average</div>
+<div class="op"><i class="rd"></i>Paeth</div>
+<div class="ft"><a href="#">Skip question</a><span class="next">Next</span></div></div>
+""",
+    "banking": """
+<style>
+.bk { margin: 8px 12px; font-size: 11px; }
+.acct { display: flex; align-items: center; border: 1px solid #d6dae1; border-radius: 7px; padding: 6px 9px; background: #f7f8fa; }
+.an { font-size: 10px; color: #777; }
+.bal { font-size: 19px; font-weight: bold; color: #222; }
+.tr { margin-left: auto; background: #1f9d55; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+.hd { display: flex; font-size: 10px; color: #888; margin: 7px 0 0; padding-bottom: 3px; border-bottom: 1px solid #d6dae1; }
+.hd a { margin-left: auto; color: #2a6df4; }
+.t { display: flex; align-items: center; padding: 4px 0; border-bottom: 1px solid #eef0f3; }
+.ci { width: 16px; height: 16px; border-radius: 4px; margin-right: 8px; flex: none; position: relative; }
+.ci::after { content: ""; position: absolute; left: 5px; top: 5px; width: 6px; height: 6px; border-radius: 1px; background: #fff; }
+.ds { flex: 1; }
+.ds b { display: block; font-weight: normal; color: #222; }
+.ds span { font-size: 10px; color: #888; }
+.amt { font-family: "DejaVu Sans Mono"; font-size: 11px; }
+.in { color: #1a7f37; } .out { color: #d93838; }
+</style>
+<div class="bk"><div class="acct"><div><div class="an">Current account &middot; 40-12-76 31905528</div><div class="bal">&pound;3,482.17</div></div><div class="tr">Transfer</div></div>
+<div class="hd">Recent transactions<a href="#">See all</a></div>
+<div class="t"><i class="ci" style="background:#f0a020"></i><div class="ds"><b>Harbor Labs Ltd</b><span>Salary &middot; 28 Apr</span></div><span class="amt in">+2,150.00</span></div>
+<div class="t"><i class="ci" style="background:#e0457b"></i><div class="ds"><b>Greengrocer on Leith Walk</b><span>Groceries &middot; 27 Apr</span></div><span class="amt out">&minus;23.40</span></div>
+<div class="t"><i class="ci" style="background:#3c8de0"></i><div class="ds"><b>ScotRail</b><span>Transport &middot; 26 Apr</span></div><span class="amt out">&minus;16.90</span></div>
+<div class="t"><i class="ci" style="background:#7b4ee0"></i><div class="ds"><b>Northwind Energy</b><span>Bills &middot; 25 Apr</span></div><span class="amt out">&minus;74.25</span></div>
+</div>
+""",
+    "forum": """
+<style>
+.fm { margin: 6px 12px; font-size: 11px; }
+.th { font-size: 13px; font-weight: bold; }
+.tg { display: inline-block; margin-left: 5px; font-size: 9px; font-weight: normal; border-radius: 7px; padding: 0 6px; background: #e7f0ff; color: #1d4fb8; vertical-align: 1px; }
+.p { display: flex; padding: 6px 0; border-bottom: 1px solid #eef0f3; }
+.vt { width: 26px; flex: none; text-align: center; color: #555; font-weight: bold; }
+.up { display: block; width: 0; height: 0; margin: 0 auto 2px; border-left: 5px solid transparent; border-right: 5px solid transparent; border-bottom: 6px solid #9aa3b0; }
+.up.on { border-bottom-color: #e8553f; }
+.bd { flex: 1; }
+.mt { display: flex; align-items: center; margin-bottom: 2px; }
+.av { width: 16px; height: 16px; border-radius: 8px; margin-right: 5px; }
+.un { color: #1d4fb8; font-weight: bold; }
+.ts { margin-left: 6px; font-size: 10px; color: #999; }
+.op { margin-left: 5px; font-size: 9px; border: 1px solid #9db7ea; color: #1d4fb8; border-radius: 3px; padding: 0 3px; }
+.tx { color: #333; line-height: 1.4; }
+.rp { display: flex; align-items: center; margin-top: 7px; }
+.rp .ct { font-size: 10px; color: #888; }
+.reply { margin-left: auto; background: #2a6df4; color: #fff; border-radius: 5px; padding: 3px 12px; font-weight: bold; }
+</style>
+<div class="fm"><div class="th">Snapshots fail only on the ARM runner<span class="tg">testing</span></div>
+<div class="p"><div class="vt"><i class="up on"></i>14</div><div class="bd"><div class="mt"><i class="av" style="background:#f0a020"></i><span class="un">kmurata</span><span class="op">OP</span><span class="ts">3 days ago</span></div>
+<div class="tx">Every text-heavy snapshot differs by a few levels on ARM, while the x86 runner passes. Fonts and Chromium are pinned.</div></div></div>
+<div class="p"><div class="vt"><i class="up"></i>9</div><div class="bd"><div class="mt"><i class="av" style="background:#1f9d55"></i><span class="un">elena_v</span><span class="ts">2 days ago</span></div>
+<div class="tx">Check the fontconfig hinting on both images. Ours differed, and setting it explicitly fixed it.</div></div></div>
+<div class="rp"><span class="ct">2 replies &middot; 311 views</span><span class="reply">Reply</span></div></div>
+""",
+}
+
+BLIND5_CHANGES = [
+    ("tracking", "word", "<span class=\"tm\">Today 05:52</span>", "<span class=\"tm\">Today 05:58</span>", "display-p3"),
+    ("tracking", "text-colour", ".tx span { font-size: 10px; color: #888; }", ".tx span { font-size: 10px; color: #999; }", "generic-rgb"),
+    ("tracking", "icon-removed", "<i id=\"d2\"></i>", "<i id=\"d2\" style=\"visibility:hidden\"></i>", "jpeg-q90"),
+    ("tracking", "border-removed", "padding-bottom: 5px; border-bottom: 1px solid #d6dae1; }", "padding-bottom: 5px; border-bottom: 1px solid transparent; }",
+     "jpeg-q95"),
+    ("team", "word", "<td class=\"seen\">2 hours ago</td>", "<td class=\"seen\">2 days ago</td>", "other-machine"),
+    ("team", "button-colour", ".dev { background: #1f9d55; }", ".dev { background: #2fad65; }", "no-subpixel-pos"),
+    ("team", "moved-2px", "<span class=\"role adm\">", "<span class=\"role adm\" style=\"margin-left:2px\">", "hinting-none"),
+    ("quiz", "word", "Question 4 of 10", "Question 5 of 10", "hinting-medium"),
+    ("quiz", "button-colour", ".next { margin-left: auto; background: #7b4ee0;", ".next { margin-left: auto; background: #8b5ef0;", "hinting-full"),
+    ("quiz", "letter-spacing", "<div class=\"op\"><i class=\"rd\"></i>Average</div>",
+     "<div class=\"op\" style=\"letter-spacing:0.5px\"><i class=\"rd\"></i>Average</div>", "lcd-text"),
+    ("quiz", "border-removed", "<div class=\"op\"><i class=\"rd\"></i>Paeth</div>",
+     "<div class=\"op\" style=\"border-color:transparent\"><i class=\"rd\"></i>Paeth</div>", "swiftshader"),
+    ("banking", "word", "<span class=\"amt out\">&minus;16.90</span>", "<span class=\"amt out\">&minus;16.80</span>", "display-p3"),
+    ("banking", "text-colour", ".in { color: #1a7f37; }", ".in { color: #2a8f47; }", "generic-rgb"),
+    ("banking", "icon-removed", "<i class=\"ci\" style=\"background:#3c8de0\"></i>", "<i class=\"ci\" style=\"background:#3c8de0;visibility:hidden\"></i>",
+     "jpeg-q90"),
+    ("forum", "word", "hinting on both images.", "hinting on both runners.", "jpeg-q95"),
+    ("forum", "text-colour", ".un { color: #1d4fb8; font-weight: bold; }", ".un { color: #2d5fc8; font-weight: bold; }", "other-machine"),
+    ("forum", "moved-2px", "<span class=\"reply\">Reply</span>", "<span class=\"reply\" style=\"margin-right:2px\">Reply</span>", "no-subpixel-pos"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -1242,17 +1417,18 @@ def main():
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
-                 "blind4": (BLIND4_PAGES, BLIND4_CHANGES)}
+                 "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
-                       ("blind4", "the fourth blind set")]:
+                       ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2, --blind3 and --blind4 write another corpus: give --out")
+        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4 and --blind5 write another corpus: "
+                     "give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -1315,7 +1491,28 @@ def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if held == "blind4":
+    if held == "blind5":
+        folder = os.path.relpath(out, ROOT)
+        lines = [
+            "# Browser renders: fifth blind set",
+            "",
+            "Made by `scripts/make-render-corpus.py --blind5` with",
+            f"{chromium},",
+            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
+            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind`,",
+            "`Fixtures/render-blind2`, `Fixtures/render-blind3` or `Fixtures/render-blind4`, written after",
+            "the fourth blind set had been measured and rules changed on it, and committed before any mode",
+            "was run on them: a fifth estimate of how the defaults do on pages nobody fitted them to. Each",
+            "page is rendered by default (ref) and under every noise (new), and each change alone and with",
+            "its new side under one noise. Rerun:",
+            "",
+            f"    scripts/make-render-corpus.py --blind5 --out {folder}",
+            "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).",
+            "",
+        ]
+    elif held == "blind4":
         folder = os.path.relpath(out, ROOT)
         lines = [
             "# Browser renders: fourth blind set",
