@@ -53,8 +53,9 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// and so does more render noise (other hinting redraws glyphs the same way).
     public var explainsAntialiasing: Bool
     /// Whether, on a page whose unexplained differences lie in at least
-    /// ``scatteredNoiseClusters`` clusters, a small cluster of strong contrast is taken for
-    /// that scattered noise: other hinting, LCD text or another machine's text rendering
+    /// ``scatteredNoiseClusters`` clusters of strong contrast (`strongDeltaE`), a small such
+    /// cluster is taken for that scattered noise: other hinting, LCD text or another machine's
+    /// text rendering
     /// redraws every glyph a little, and leaves a few glyphs' worth of strong pixels here and
     /// there. There, only a cluster of `minimumClusterPixels`, a coherent change or a mark on
     /// plain ground fails the pair. Off, a small strong cluster fails wherever it is: a
@@ -65,8 +66,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
     /// (40), and so does a one-pixel line 16 pixels long of strong contrast. On a page of
     /// scattered noise (``explainsScatteredNoise``) such a patch fails only if the noise models
-    /// leave 40 of its pixels in one piece: a faint patch over LCD text, split into pieces of
-    /// 17-37 pixels, passes there unless the model is off. A mark of strong
+    /// leave 40 of its pixels in one piece, or some of them beyond `strongDeltaE` in a line one
+    /// pixel thick. A mark of strong
     /// contrast on plain ground fails at any size (see ``DifferenceCluster/onPlainGround``).
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
@@ -86,33 +87,39 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
     public static let largestShiftRadius = 4
 
-    /// How many clusters make a pair's differences scattered noise (see
+    /// How many clusters of strong contrast make a pair's differences scattered noise (see
     /// ``explainsScatteredNoise``). A change the mode must catch sits in one place or a few: a
     /// word, an icon, a border, the edges of a moved element. Alone on the pages of the render
-    /// corpora, a change that failed only by small strong clusters made at most 21 clusters in
-    /// all (an element moved 2 px); twice that is scattered.
+    /// corpora, a change that failed only by small strong clusters made at most 21 of them (an
+    /// element moved 2 px); twice that is scattered. Weak clusters do not count: dither or
+    /// jitter leaves hundreds of faint specks, which say nothing about glyphs drawn again.
     public static let scatteredNoiseClusters = 40
 
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
-    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, `clusterCount` the number of the
-    /// pair's clusters, and `isThinLine` when the cluster is one pixel thick. Among scattered
+    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, `strongClusters` the number of the
+    /// pair's clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick. Among scattered
     /// noise a line one pixel thick and twice `minimumStrongClusterPixels` long still fails by
     /// its contrast: a border or a rule removed, which glyphs drawn again do not leave.
     public func fails(
-        pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, clusterCount: Int = 1, isThinLine: Bool = false
+        pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, strongClusters: Int = 1, isThinLine: Bool = false
     ) -> Bool {
-        let scattered = explainsScatteredNoise && clusterCount >= Self.scatteredNoiseClusters
+        let scattered = explainsScatteredNoise && strongClusters >= Self.scatteredNoiseClusters
             && !(isThinLine && pixels >= 2 * minimumStrongClusterPixels)
         return pixels >= minimumClusterPixels
             || (onPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
     }
 
-    /// Whether `cluster` fails the pair, one of `clusterCount` clusters.
-    func fails(_ cluster: DifferenceCluster, clusterCount: Int) -> Bool {
+    /// Whether `cluster` fails the pair, whose clusters of strong contrast number `strongClusters`.
+    func fails(_ cluster: DifferenceCluster, strongClusters: Int) -> Bool {
         let box = cluster.boundingBox
         return fails(
-            pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround, clusterCount: clusterCount,
-            isThinLine: box.minX == box.maxX || box.minY == box.maxY)
+            pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround,
+            strongClusters: strongClusters, isThinLine: box.minX == box.maxX || box.minY == box.maxY)
+    }
+
+    /// How many of `clusters` are of strong contrast (`strongDeltaE`).
+    func strongClusters(among clusters: [DifferenceCluster]) -> Int {
+        clusters.count { $0.maxDeltaE >= strongDeltaE }
     }
 }
 
@@ -183,9 +190,10 @@ package enum StructuralComparison {
             var result = candidates
             result.metric = .structural(rule)
             var listed: [DifferenceCluster] = [], marked: [[Int]] = []
+            let strong = rule.strongClusters(among: clusters)
             for (cluster, pixels) in zip(clusters, members) {
                 var cluster = cluster
-                cluster.fails = rule.fails(cluster, clusterCount: clusters.count)
+                cluster.fails = rule.fails(cluster, strongClusters: strong)
                 listed.append(cluster)
                 if cluster.fails { marked.append(pixels) }
             }
@@ -377,13 +385,14 @@ package enum StructuralComparison {
                 }
             }
         }
+        let strong = rule.strongClusters(among: clusters)
         for cluster in clusters.indices {
             let (pixels, maxDeltaE) = (clusters[cluster].pixels, clusters[cluster].maxDeltaE)
             if pixels < rule.minimumStrongClusterPixels, maxDeltaE >= rule.strongDeltaE {
                 clusters[cluster].onPlainGround = isOnPlainGround(
                     clusters[cluster].boundingBox, reference, actual, noiseDeltaE: rule.noiseDeltaE)
             }
-            clusters[cluster].fails = rule.fails(clusters[cluster], clusterCount: clusters.count)
+            clusters[cluster].fails = rule.fails(clusters[cluster], strongClusters: strong)
         }
         return (clusters, members)
     }

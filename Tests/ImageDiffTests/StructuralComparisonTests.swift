@@ -119,14 +119,14 @@ final class StructuralComparisonTests: XCTestCase {
     func testSmallStrongClustersOnAScatteredPageAreNoise() {
         let rule = StructuralRule(), off = StructuralRule(explainsScatteredNoise: false)
         let scattered = StructuralRule.scatteredNoiseClusters
-        XCTAssertTrue(rule.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered - 1))
-        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered))
-        XCTAssertTrue(off.fails(pixels: 12, maxDeltaE: 40, clusterCount: scattered))
-        XCTAssertTrue(rule.fails(pixels: rule.minimumClusterPixels, maxDeltaE: 3, clusterCount: scattered * 10))
-        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, clusterCount: scattered * 10))
-        XCTAssertTrue(rule.fails(pixels: 16, maxDeltaE: 20, clusterCount: scattered, isThinLine: true))
-        XCTAssertFalse(rule.fails(pixels: 15, maxDeltaE: 20, clusterCount: scattered, isThinLine: true))
-        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, clusterCount: 1))
+        XCTAssertTrue(rule.fails(pixels: 12, maxDeltaE: 40, strongClusters: scattered - 1))
+        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 40, strongClusters: scattered))
+        XCTAssertTrue(off.fails(pixels: 12, maxDeltaE: 40, strongClusters: scattered))
+        XCTAssertTrue(rule.fails(pixels: rule.minimumClusterPixels, maxDeltaE: 3, strongClusters: scattered * 10))
+        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, strongClusters: scattered * 10))
+        XCTAssertTrue(rule.fails(pixels: 16, maxDeltaE: 20, strongClusters: scattered, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 15, maxDeltaE: 20, strongClusters: scattered, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, strongClusters: 1))
     }
 
     /// A dark pixel beside a glyph's stroke, where other hinting leaves such pixels.
@@ -627,10 +627,11 @@ final class StructuralComparisonTests: XCTestCase {
                 maxDeltaE: maxDeltaE, fails: false))
             members.append(pixels)
         }
+        let strong = clusters.count { $0.maxDeltaE >= rule.strongDeltaE }
         for index in clusters.indices {
             let box = clusters[index].boundingBox
             clusters[index].fails = rule.fails(
-                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, clusterCount: clusters.count,
+                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, strongClusters: strong,
                 isThinLine: box.minX == box.maxX || box.minY == box.maxY)
         }
         return (clusters, members)
