@@ -97,6 +97,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import textwrap
 import zlib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -1487,92 +1488,40 @@ def main():
           file=sys.stderr)
 
 
+# The blind sets made after the first: (ordinal, what was done before the set was written).
+LATER_BLIND_SETS = {
+    "blind2": ("second", "the first blind set had been measured and rules changed on it"),
+    "blind3": ("third", "the second blind set had been measured and a rule changed on it"),
+    "blind4": ("fourth", "the third blind set had been measured and a rule changed on it"),
+    "blind5": ("fifth", "the fourth blind set had been measured and rules changed on it"),
+}
+
+
+def later_blind_heading(held, chromium, folder):
+    """The README heading of a blind set after the first: what it is, how it was made, how to
+    make it again."""
+    ordinal, after = LATER_BLIND_SETS[held]
+    earlier = ["render", "render-holdout", "render-blind"] + [f"render-{name}" for name in LATER_BLIND_SETS
+                                                              if name < held]
+    named = [f"`Fixtures/{name}`" for name in earlier]
+    corpora = ", ".join(named[:-1]) + " or " + named[-1]
+    text = (f"the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes that are "
+            f"not those of {corpora}, written after {after}, and committed before any mode was run on them: a "
+            f"{ordinal} estimate of how the defaults do on pages nobody fitted them to. Each page is rendered by "
+            f"default (ref) and under every noise (new), and each change alone and with its new side under one "
+            f"noise. Rerun:")
+    return [f"# Browser renders: {ordinal} blind set", "", f"Made by `scripts/make-render-corpus.py --{held}` with",
+            f"{chromium},", *textwrap.wrap(text, 95), "", f"    scripts/make-render-corpus.py --{held} --out {folder}", "",
+            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
+            "difference (0-255); pixels, those with any channel different (of 86,400).", ""]
+
+
 def write_readme(out, chromium, rows, dropped, probes, under=None, held=None):
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    if held == "blind5":
-        folder = os.path.relpath(out, ROOT)
-        lines = [
-            "# Browser renders: fifth blind set",
-            "",
-            "Made by `scripts/make-render-corpus.py --blind5` with",
-            f"{chromium},",
-            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
-            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind`,",
-            "`Fixtures/render-blind2`, `Fixtures/render-blind3` or `Fixtures/render-blind4`, written after",
-            "the fourth blind set had been measured and rules changed on it, and committed before any mode",
-            "was run on them: a fifth estimate of how the defaults do on pages nobody fitted them to. Each",
-            "page is rendered by default (ref) and under every noise (new), and each change alone and with",
-            "its new side under one noise. Rerun:",
-            "",
-            f"    scripts/make-render-corpus.py --blind5 --out {folder}",
-            "",
-            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
-            "difference (0-255); pixels, those with any channel different (of 86,400).",
-            "",
-        ]
-    elif held == "blind4":
-        folder = os.path.relpath(out, ROOT)
-        lines = [
-            "# Browser renders: fourth blind set",
-            "",
-            "Made by `scripts/make-render-corpus.py --blind4` with",
-            f"{chromium},",
-            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
-            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind`,",
-            "`Fixtures/render-blind2` or `Fixtures/render-blind3`, written after the third blind set had",
-            "been measured and a rule changed on it, and committed before any mode was run on them: a",
-            "fourth estimate of how the defaults do on pages nobody fitted them to. Each page is rendered",
-            "by default (ref) and under every noise (new), and each change alone and with its new side",
-            "under one noise. Rerun:",
-            "",
-            f"    scripts/make-render-corpus.py --blind4 --out {folder}",
-            "",
-            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
-            "difference (0-255); pixels, those with any channel different (of 86,400).",
-            "",
-        ]
-    elif held == "blind3":
-        folder = os.path.relpath(out, ROOT)
-        lines = [
-            "# Browser renders: third blind set",
-            "",
-            "Made by `scripts/make-render-corpus.py --blind3` with",
-            f"{chromium},",
-            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
-            "that are not those of `Fixtures/render`, `Fixtures/render-holdout`, `Fixtures/render-blind` or",
-            "`Fixtures/render-blind2`, written after the second blind set had been measured and a rule",
-            "changed on it, and committed before any mode was run on them: a third estimate of how the",
-            "defaults do on pages nobody fitted them to. Each page is rendered by default (ref) and under",
-            "every noise (new), and each change alone and with its new side under one noise. Rerun:",
-            "",
-            f"    scripts/make-render-corpus.py --blind3 --out {folder}",
-            "",
-            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
-            "difference (0-255); pixels, those with any channel different (of 86,400).",
-            "",
-        ]
-    elif held == "blind2":
-        folder = os.path.relpath(out, ROOT)
-        lines = [
-            "# Browser renders: second blind set",
-            "",
-            "Made by `scripts/make-render-corpus.py --blind2` with",
-            f"{chromium},",
-            "the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes",
-            "that are not those of `Fixtures/render`, `Fixtures/render-holdout` or `Fixtures/render-blind`,",
-            "written after the first blind set had been measured and rules changed on it, and committed",
-            "before any mode was run on them: a second estimate of how the defaults do on pages nobody",
-            "fitted them to. Each page is rendered by default (ref) and under every noise (new), and each",
-            "change alone and with its new side under one noise. Rerun:",
-            "",
-            f"    scripts/make-render-corpus.py --blind2 --out {folder}",
-            "",
-            "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
-            "difference (0-255); pixels, those with any channel different (of 86,400).",
-            "",
-        ]
+    if held in LATER_BLIND_SETS:
+        lines = later_blind_heading(held, chromium, os.path.relpath(out, ROOT))
     elif held == "blind":
         folder = os.path.relpath(out, ROOT)
         lines = [
