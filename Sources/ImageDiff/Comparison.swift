@@ -13,8 +13,11 @@ public enum ComparisonMetric: Sendable, Equatable {
     /// Sizes follow ImageMagick: the larger area, the smaller image edge-extended.
     case imageMagickAE(fuzz: Double)
     /// Only differences render noise cannot explain, judged as clusters
-    /// (``StructuralRule``); the threshold is the rule's noise ΔE.
-    case structural(StructuralRule)
+    /// (``StructuralRule``); the threshold is the rule's noise ΔE. Boxed: the rule's payload,
+    /// much larger than the others', is laid out with the case in its flags' spare bits, which
+    /// Swift 6.3 debug builds were seen to leave unset for `.exact` (a snapshot comparison's
+    /// metric read back as another case under load).
+    indirect case structural(StructuralRule)
     /// One of ImageMagick's distortion metrics (``ImageMagickMetric``): the pair matches when
     /// the normalized error is at most `threshold` (default 0), or PSNR at least it (default ∞);
     /// the pixel count is AE's without fuzz.
