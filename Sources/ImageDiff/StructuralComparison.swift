@@ -55,11 +55,11 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// Whether, on a page whose unexplained differences lie in at least
     /// ``scatteredNoiseClusters`` clusters of strong contrast (`strongDeltaE`), a small such
     /// cluster is taken for that scattered noise: other hinting, LCD text or another machine's
-    /// text rendering
-    /// redraws every glyph a little, and leaves a few glyphs' worth of strong pixels here and
-    /// there. There, only a cluster of `minimumClusterPixels`, a coherent change or a mark on
-    /// plain ground fails the pair. Off, a small strong cluster fails wherever it is: a
-    /// changed glyph fails on such a page too, and so does the page.
+    /// text rendering redraws every glyph a little, and leaves a few glyphs' worth of strong
+    /// pixels here and there. There, only a cluster of `minimumClusterPixels`, a coherent
+    /// change, a mark on plain ground or a long line one pixel thick fails the pair. Off, a
+    /// small strong cluster fails wherever it is: a changed glyph fails on such a page too, and
+    /// so does the page.
     public var explainsScatteredNoise: Bool
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
@@ -67,8 +67,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// (40), and so does a one-pixel line 16 pixels long of strong contrast. On a page of
     /// scattered noise (``explainsScatteredNoise``) such a patch fails only if the noise models
     /// leave 40 of its pixels in one piece, or some of them beyond `strongDeltaE` in a line one
-    /// pixel thick. A mark of strong
-    /// contrast on plain ground fails at any size (see ``DifferenceCluster/onPlainGround``).
+    /// pixel thick. A mark of strong contrast on plain ground fails at any size (see
+    /// ``DifferenceCluster/onPlainGround``).
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
         strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true,
@@ -97,9 +97,10 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
 
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
     /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, `strongClusters` the number of the
-    /// pair's clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick. Among scattered
-    /// noise a line one pixel thick and twice `minimumStrongClusterPixels` long still fails by
-    /// its contrast: a border or a rule removed, which glyphs drawn again do not leave.
+    /// pair's clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick.
+    /// Among scattered noise a line one pixel thick and twice `minimumStrongClusterPixels` long
+    /// still fails by its contrast: a border or a rule removed, which glyphs drawn again do not
+    /// leave.
     public func fails(
         pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, strongClusters: Int = 1, isThinLine: Bool = false
     ) -> Bool {

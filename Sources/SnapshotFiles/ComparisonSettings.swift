@@ -50,7 +50,8 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     public init(
         metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
         maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil, textReflow: Bool? = nil,
-        scatteredNoise: Bool? = nil, countAntialiased: Bool? = nil, precision: Float? = nil, perceptualPrecision: Float? = nil, explanation: [String]? = nil
+        scatteredNoise: Bool? = nil, countAntialiased: Bool? = nil, precision: Float? = nil, perceptualPrecision: Float? = nil,
+        explanation: [String]? = nil
     ) {
         self.metric = metric
         self.threshold = threshold

@@ -64,7 +64,7 @@ struct ComparisonArguments: ParsableArguments {
     @Flag(help: "structural: do not explain words moved along three or more lines as text set again by other hinting (default: explained).")
     var noTextReflow = false
 
-    @Flag(help: "structural: on a page whose unexplained differences lie in \(StructuralRule.scatteredNoiseClusters) or more clusters (other hinting, LCD text), still fail a small cluster of strong contrast (default: taken for that noise).")
+    @Flag(help: "structural: on a page whose unexplained differences lie in \(StructuralRule.scatteredNoiseClusters) or more clusters of ΔE94 \(StructuralRule().strongDeltaE)+ (other hinting, LCD text), still fail a small cluster of strong contrast (default: taken for that noise).")
     var noScatteredNoise = false
 
     @Flag(help: "structural: count pixels that look anti-aliased unless a shift or a blend explains them; catches a changed glyph of small text, and fails more render noise (default: taken for noise, except on plain ground).")

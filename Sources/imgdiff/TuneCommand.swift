@@ -327,7 +327,7 @@ struct SearchOutcome {
         guard case .structural(let rule) = trained.candidate.metric else { return [] }
         let models: [(flag: String, model: String, isOn: WritableKeyPath<StructuralRule, Bool>)] = [
             ("--no-text-reflow", "the text model (words moved along their lines taken for other hinting)", \.explainsTextReflow),
-            ("--no-scattered-noise", "the scattered-noise model (small strong clusters on a page of \(StructuralRule.scatteredNoiseClusters)+ clusters taken for that noise)", \.explainsScatteredNoise),
+            ("--no-scattered-noise", "the scattered-noise model (small strong clusters on a page of \(StructuralRule.scatteredNoiseClusters)+ strong clusters taken for that noise)", \.explainsScatteredNoise),
         ]
         return models.compactMap { flag, model, isOn in
             guard !rule[keyPath: isOn] else { return nil }

@@ -627,13 +627,8 @@ final class StructuralComparisonTests: XCTestCase {
                 maxDeltaE: maxDeltaE, fails: false))
             members.append(pixels)
         }
-        let strong = clusters.count { $0.maxDeltaE >= rule.strongDeltaE }
-        for index in clusters.indices {
-            let box = clusters[index].boundingBox
-            clusters[index].fails = rule.fails(
-                pixels: clusters[index].pixels, maxDeltaE: clusters[index].maxDeltaE, strongClusters: strong,
-                isThinLine: box.minX == box.maxX || box.minY == box.maxY)
-        }
+        let strong = rule.strongClusters(among: clusters)
+        for index in clusters.indices { clusters[index].fails = rule.fails(clusters[index], strongClusters: strong) }
         return (clusters, members)
     }
 
