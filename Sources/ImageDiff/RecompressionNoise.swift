@@ -199,18 +199,78 @@ struct RecompressionNoise {
         return largest
     }
 
-    /// Unmarks the pixels of `mask` whose block kept its mean.
-    func removeExplained(from mask: inout DifferenceMask) {
+    /// Unmarks the pixels of `mask` whose block kept its mean, but for those of a line one pixel
+    /// thick and at least `lineLength` long that differs by `lineDeltaE` (CIE94) somewhere:
+    /// recompression blurs a thin line over three pixels and keeps it, while a faint rule taken
+    /// away moves only its strip of each block, by less than ``stripTolerance`` when it is faint.
+    func removeExplained(
+        from mask: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, keepingLinesOf lineLength: Int,
+        lineDeltaE: Double
+    ) {
         let height = mask.height
+        let lines = reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                Self.thinLines(in: mask, length: lineLength) { index in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                    return PixelDelta.deltaE(a, b, index * 4, formula: .cie94) >= lineDeltaE
+                }
+            }
+        }
         mask.withUnsafeMutableBytes { bits in
             guard let bits else { return }
             for y in 0..<height {
                 let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
                 DifferenceMask.forEachMarked(inRow: row, width: width) { x in
-                    if keepsMean[blockRow + x / Self.blockSide] { row[x] = 0 }
+                    if keepsMean[blockRow + x / Self.blockSide], !lines.contains(y * width + x) { row[x] = 0 }
                 }
             }
         }
+    }
+
+    /// The marked pixels (indices, row-major) of runs at least `length` long along a row with
+    /// nothing marked above or below them, or along a column with nothing marked beside them,
+    /// of which `reaches` holds for one pixel at least.
+    static func thinLines(in mask: DifferenceMask, length: Int, reaches: (_ index: Int) -> Bool) -> Set<Int> {
+        let (width, height) = (mask.width, mask.height)
+        var lines: Set<Int> = []
+        mask.withUnsafeBytes { bits in
+            /// The run of marked pixels from `first` on, `step` apart, at most `count` of them; it
+            /// is thin when no pixel `side` away on either side is marked (`hasSide` says where
+            /// that pixel exists).
+            func run(from first: Int, step: Int, count: Int, side: Int, hasSide: (_ offset: Int) -> (before: Bool, after: Bool))
+                -> (length: Int, thin: Bool)
+            {
+                var (length, thin) = (0, true)
+                while length < count, bits[first + length * step] != 0 {
+                    let index = first + length * step, (before, after) = hasSide(index)
+                    if (before && bits[index - side] != 0) || (after && bits[index + side] != 0) { thin = false }
+                    length += 1
+                }
+                return (length, thin)
+            }
+            func keep(from first: Int, step: Int, length: Int) {
+                let indices = (0..<length).map { first + $0 * step }
+                if indices.contains(where: reaches) { lines.formUnion(indices) }
+            }
+            for y in 0..<height {
+                guard let base = bits.baseAddress, DifferenceMask.markedSpan(inRow: base + y * width, width: width) != nil else { continue }
+                var x = 0
+                while x < width {
+                    let found = run(from: y * width + x, step: 1, count: width - x, side: width) { _ in (y > 0, y < height - 1) }
+                    if found.thin, found.length >= length { keep(from: y * width + x, step: 1, length: found.length) }
+                    x += max(found.length, 1)
+                }
+            }
+            for x in 0..<width {
+                var y = 0
+                while y < height {
+                    let found = run(from: y * width + x, step: width, count: height - y, side: 1) { _ in (x > 0, x < width - 1) }
+                    if found.thin, found.length >= length { keep(from: y * width + x, step: width, length: found.length) }
+                    y += max(found.length, 1)
+                }
+            }
+        }
+        return lines
     }
 
     static func luma(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> Double {

@@ -24,7 +24,9 @@
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere, unless
-/// the pair's clusters are scattered noise (`explainsScatteredNoise`).
+/// the pair's clusters are scattered noise (`explainsScatteredNoise`), or when it is a line one
+/// pixel thick and twice `minimumStrongClusterPixels` long that differs by twice `noiseDeltaE`
+/// somewhere (a faint rule or border taken away).
 ///
 /// Render noise moves colour about (anti-aliasing, hinting, sub-pixel text, recompression
 /// spread ink over neighbouring pixels) but keeps the ink: a glyph whose edge darkens lightens
@@ -64,7 +66,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
 
     /// The defaults, chosen from the kinds of change the mode must never miss, not fitted to a
     /// corpus: ΔE 3 over 50 pixels fails with a fifth of its pixels explained away at its edge
-    /// (40), and so does a one-pixel line 16 pixels long of strong contrast. On a page of
+    /// (40), and so does a one-pixel line 16 pixels long of ΔE 4.6 (twice the noise threshold:
+    /// a faint divider of ΔE 6 taken away, 30 px of it). On a page of
     /// scattered noise (``explainsScatteredNoise``) such a patch fails only if the noise models
     /// leave 40 of its pixels in one piece, or some of them beyond `strongDeltaE` in a line one
     /// pixel thick. A mark of strong contrast on plain ground fails at any size (see
@@ -98,15 +101,16 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
     /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, `strongClusters` the number of the
     /// pair's clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick.
-    /// Among scattered noise a line one pixel thick and twice `minimumStrongClusterPixels` long
-    /// still fails by its contrast: a border or a rule removed, which glyphs drawn again do not
-    /// leave.
+    /// A line one pixel thick and twice `minimumStrongClusterPixels` long fails from twice
+    /// `noiseDeltaE`, among scattered noise too: a border or a rule removed, which glyphs drawn
+    /// again do not leave, and which one level or two of another gamma does not reach.
     public func fails(
         pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, strongClusters: Int = 1, isThinLine: Bool = false
     ) -> Bool {
-        let scattered = explainsScatteredNoise && strongClusters >= Self.scatteredNoiseClusters
-            && !(isThinLine && pixels >= 2 * minimumStrongClusterPixels)
+        let longThinLine = isThinLine && pixels >= 2 * minimumStrongClusterPixels
+        let scattered = explainsScatteredNoise && strongClusters >= Self.scatteredNoiseClusters && !longThinLine
         return pixels >= minimumClusterPixels
+            || longThinLine && maxDeltaE >= 2 * noiseDeltaE
             || (onPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
     }
 
@@ -289,7 +293,8 @@ package enum StructuralComparison {
         }
         // The candidates' mask is taken out of their result, so that it is changed in place.
         guard var marked = result.mask.take() else { return .counted(result) }
-        recompression?.removeExplained(from: &marked)
+        recompression?.removeExplained(
+            from: &marked, reference, actual, keepingLinesOf: 2 * rule.minimumStrongClusterPixels, lineDeltaE: 2 * rule.noiseDeltaE)
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {

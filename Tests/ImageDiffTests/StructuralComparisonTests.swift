@@ -129,6 +129,54 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, strongClusters: 1))
     }
 
+    /// A line one pixel thick and 16 px long fails from twice the noise threshold, however
+    /// scattered the page: a faint rule or border taken away. Shorter, thicker or fainter, it is
+    /// judged as any cluster.
+    func testALongThinLineFailsFromTwiceTheNoiseThreshold() {
+        let rule = StructuralRule(), scattered = StructuralRule.scatteredNoiseClusters
+        let faint = 2 * rule.noiseDeltaE
+        XCTAssertTrue(rule.fails(pixels: 16, maxDeltaE: faint, isThinLine: true))
+        XCTAssertTrue(rule.fails(pixels: 31, maxDeltaE: faint, strongClusters: scattered * 10, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 31, maxDeltaE: faint - 0.01, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 15, maxDeltaE: faint, isThinLine: true))
+        XCTAssertFalse(rule.fails(pixels: 31, maxDeltaE: faint, isThinLine: false))
+    }
+
+    /// A 30-px piece of a faint rule (ΔE 6, #EBEBEB on white), as a divider between list rows,
+    /// taken away: fewer pixels than a cluster must hold, and too faint for a strong one, but a
+    /// line one pixel thick. The same piece drawn a level or two lighter (another gamma) passes.
+    func testAFaintRulePartlyRemovedFails() {
+        var reference = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for x in 10..<110 { reference[x, 20] = RGBA(235, 235, 235) }
+        var removed = reference, lighter = reference
+        for x in 40..<70 {
+            removed[x, 20] = RGBA(255, 255, 255)
+            lighter[x, 20] = RGBA(237, 237, 237)
+        }
+        let result = compare(reference, removed, options: structural)
+        XCTAssertFalse(result.match, "\(result.clusters ?? [])")
+        XCTAssertLessThan(result.clusters?.first?.maxDeltaE ?? 0, StructuralRule().strongDeltaE)
+        XCTAssertTrue(compare(reference, lighter, options: structural).match)
+    }
+
+    /// The thin lines that the JPEG block model leaves marked: runs along a row or a column
+    /// with nothing marked on either side, long enough, and reaching the line's contrast
+    /// somewhere.
+    func testThinLinesAreRunsWithNothingMarkedBesideThem() {
+        var mask = DifferenceMask(width: 40, height: 30)
+        for x in 2..<20 { mask.set(x: x, y: 3) }  // 18 long, thin
+        for x in 2..<20 { mask.set(x: x, y: 10) }  // 18 long, one pixel marked below it
+        mask.set(x: 7, y: 11)
+        for x in 2..<12 { mask.set(x: x, y: 20) }  // too short
+        for y in 5..<25 { mask.set(x: 35, y: y) }  // a column, 20 long
+        let lines = RecompressionNoise.thinLines(in: mask, length: 16) { _ in true }
+        XCTAssertEqual(lines, Set((2..<20).map { 3 * 40 + $0 } + (5..<25).map { $0 * 40 + 35 }))
+        let faint = RecompressionNoise.thinLines(in: mask, length: 16) { $0 != 3 * 40 + 9 }
+        XCTAssertEqual(faint, lines, "one pixel that reaches the contrast keeps the run")
+        XCTAssertTrue(RecompressionNoise.thinLines(in: mask, length: 16) { _ in false }.isEmpty)
+        XCTAssertTrue(RecompressionNoise.thinLines(in: mask, length: 21) { _ in true }.isEmpty)
+    }
+
     /// A dark pixel beside a glyph's stroke, where other hinting leaves such pixels.
     func testSingleStrayPixelAtAnEdgePasses() {
         var changed = page()
