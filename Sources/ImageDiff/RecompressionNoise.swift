@@ -235,15 +235,13 @@ struct RecompressionNoise {
         var lines: Set<Int> = []
         mask.withUnsafeBytes { bits in
             /// The run of marked pixels from `first` on, `step` apart, at most `count` of them; it
-            /// is thin when no pixel `side` away on either side is marked (`hasSide` says where
-            /// that pixel exists).
-            func run(from first: Int, step: Int, count: Int, side: Int, hasSide: (_ offset: Int) -> (before: Bool, after: Bool))
-                -> (length: Int, thin: Bool)
-            {
+            /// is thin when no pixel `side` away is marked, before it (where `hasBefore`) or after
+            /// it (where `hasAfter`).
+            func run(from first: Int, step: Int, count: Int, side: Int, hasBefore: Bool, hasAfter: Bool) -> (length: Int, thin: Bool) {
                 var (length, thin) = (0, true)
                 while length < count, bits[first + length * step] != 0 {
-                    let index = first + length * step, (before, after) = hasSide(index)
-                    if (before && bits[index - side] != 0) || (after && bits[index + side] != 0) { thin = false }
+                    let index = first + length * step
+                    if (hasBefore && bits[index - side] != 0) || (hasAfter && bits[index + side] != 0) { thin = false }
                     length += 1
                 }
                 return (length, thin)
@@ -256,7 +254,7 @@ struct RecompressionNoise {
                 guard let base = bits.baseAddress, DifferenceMask.markedSpan(inRow: base + y * width, width: width) != nil else { continue }
                 var x = 0
                 while x < width {
-                    let found = run(from: y * width + x, step: 1, count: width - x, side: width) { _ in (y > 0, y < height - 1) }
+                    let found = run(from: y * width + x, step: 1, count: width - x, side: width, hasBefore: y > 0, hasAfter: y < height - 1)
                     if found.thin, found.length >= length { keep(from: y * width + x, step: 1, length: found.length) }
                     x += max(found.length, 1)
                 }
@@ -264,7 +262,7 @@ struct RecompressionNoise {
             for x in 0..<width {
                 var y = 0
                 while y < height {
-                    let found = run(from: y * width + x, step: width, count: height - y, side: 1) { _ in (x > 0, x < width - 1) }
+                    let found = run(from: y * width + x, step: width, count: height - y, side: 1, hasBefore: x > 0, hasAfter: x < width - 1)
                     if found.thin, found.length >= length { keep(from: y * width + x, step: width, length: found.length) }
                     y += max(found.length, 1)
                 }

@@ -107,12 +107,17 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     public func fails(
         pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, strongClusters: Int = 1, isThinLine: Bool = false
     ) -> Bool {
-        let longThinLine = isThinLine && pixels >= 2 * minimumStrongClusterPixels
+        let longThinLine = isThinLine && pixels >= lineLength
         let scattered = explainsScatteredNoise && strongClusters >= Self.scatteredNoiseClusters && !longThinLine
         return pixels >= minimumClusterPixels
-            || longThinLine && maxDeltaE >= 2 * noiseDeltaE
+            || longThinLine && maxDeltaE >= lineDeltaE
             || (onPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
     }
+
+    /// The shortest line one pixel thick that fails by its contrast (twice
+    /// `minimumStrongClusterPixels`), and the ΔE from which it does (twice `noiseDeltaE`).
+    var lineLength: Int { 2 * minimumStrongClusterPixels }
+    var lineDeltaE: Double { 2 * noiseDeltaE }
 
     /// Whether `cluster` fails the pair, whose clusters of strong contrast number `strongClusters`.
     func fails(_ cluster: DifferenceCluster, strongClusters: Int) -> Bool {
@@ -294,7 +299,7 @@ package enum StructuralComparison {
         // The candidates' mask is taken out of their result, so that it is changed in place.
         guard var marked = result.mask.take() else { return .counted(result) }
         recompression?.removeExplained(
-            from: &marked, reference, actual, keepingLinesOf: 2 * rule.minimumStrongClusterPixels, lineDeltaE: 2 * rule.noiseDeltaE)
+            from: &marked, reference, actual, keepingLinesOf: rule.lineLength, lineDeltaE: rule.lineDeltaE)
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {
