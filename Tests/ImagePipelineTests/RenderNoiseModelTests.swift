@@ -105,6 +105,27 @@ final class RenderNoiseModelTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(failingOnTheReference, 14, "canaries the rule catches on the clean pages")
     }
 
+    /// The never-miss promise on clean pages: on every page of the render corpora, each canary
+    /// `imgdiff tune` makes from the page itself (a faint patch over its busiest text, a faint
+    /// 50-px spot, a block moved 2 px, a 1-px line painted over) fails the structural defaults.
+    /// Until the thin-line rule, 30 px of a faint divider (ΔE 6-10) passed on five of them.
+    func testEveryCanaryOnEveryCleanPageFails() throws {
+        var checked = 0
+        for corpus in ["render", "render-holdout", "render-blind", "render-blind2", "render-blind3", "render-blind4", "render-blind5"] {
+            let pages = Set(try pairNames("noise", corpus: corpus).compactMap { $0.components(separatedBy: "--").first })
+            for page in pages.sorted() {
+                let name = try XCTUnwrap(try pairNames("noise", corpus: corpus).first { $0.hasPrefix(page + "--") })
+                let (reference, _) = try pair("noise", name, corpus: corpus)
+                for (kind, image) in Canaries.make(reference: reference, actual: reference) {
+                    checked += 1
+                    let result = compare(reference, image, options: structural)
+                    XCTAssertFalse(result.match, "\(corpus) \(page) + \(kind.rawValue): \(result.clusters ?? [])")
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 120, "canaries made from the corpora's pages")
+    }
+
     /// A faint divider of the inbox page (#ECECEC on white, ΔE 6 after the round trip's blur)
     /// taken away over 32 px of a JPEG round trip: each block's strip moves by less than
     /// recompression may move it, so the block model alone explained it, but recompression
