@@ -210,9 +210,9 @@ struct RecompressionNoise {
         let height = mask.height
         let lines = reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
-                Self.thinLines(in: mask, length: lineLength) { index in
-                    guard let a = a.baseAddress, let b = b.baseAddress else { return false }
-                    return PixelDelta.deltaE(a, b, index * 4, formula: .cie94) >= lineDeltaE
+                guard let a = a.baseAddress, let b = b.baseAddress else { return Set<Int>() }
+                return Self.thinLines(in: mask, length: lineLength) { index in
+                    PixelDelta.deltaE(a, b, index * 4, formula: .cie94) >= lineDeltaE
                 }
             }
         }
@@ -251,9 +251,9 @@ struct RecompressionNoise {
                 if indices.contains(where: reaches) { lines.formUnion(indices) }
             }
             for y in 0..<height {
-                guard let base = bits.baseAddress, DifferenceMask.markedSpan(inRow: base + y * width, width: width) != nil else { continue }
-                var x = 0
-                while x < width {
+                guard let base = bits.baseAddress, let span = DifferenceMask.markedSpan(inRow: base + y * width, width: width) else { continue }
+                var x = span.lowerBound
+                while x <= span.upperBound {
                     let found = run(from: y * width + x, step: 1, count: width - x, side: width, hasBefore: y > 0, hasAfter: y < height - 1)
                     if found.thin, found.length >= length { keep(from: y * width + x, step: 1, length: found.length) }
                     x += max(found.length, 1)
