@@ -28,6 +28,10 @@
 /// pixel thick and twice `minimumStrongClusterPixels` long that differs by twice `noiseDeltaE`
 /// somewhere (a faint rule or border taken away).
 ///
+/// A digit or a word changed among text drawn the same fails as an isolated change
+/// (``IsolatedChange``): the per-pixel explanations take most of its pixels, but no single
+/// displacement does, and the text beside it shows that the renderer did not change.
+///
 /// Render noise moves colour about (anti-aliasing, hinting, sub-pixel text, recompression
 /// spread ink over neighbouring pixels) but keeps the ink: a glyph whose edge darkens lightens
 /// next to it. A changed colour moves every pixel of the element the same way. So, before any
@@ -149,6 +153,10 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// edges (anti-aliasing, hinting, shifts), so a dot or a caret that appears or goes away
     /// there is a change, however small.
     public var onPlainGround: Bool = false
+    /// Whether this is an isolated change: the pair's one place of strong difference, which no
+    /// displacement explains, beside text drawn the same (see ``StructuralRule``). Its pixels are
+    /// the candidates before anti-aliasing and shifts explain any.
+    public var isolated: Bool = false
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -193,6 +201,7 @@ package enum StructuralComparison {
         /// Coherent groups of at least the rule's `minimumClusterPixels` that found them.
         var coherent: [DifferenceCluster]
         var coherentMembers: [[Int]]
+        var isolated: (cluster: DifferenceCluster, members: [Int])?
 
         /// The pair judged by `rule`: the clusters it fails, and the coherent changes of at least
         /// its `minimumClusterPixels`; the pixels counted are their union.
@@ -210,6 +219,10 @@ package enum StructuralComparison {
             for (cluster, pixels) in zip(coherent, coherentMembers) where cluster.pixels >= rule.minimumClusterPixels {
                 listed.append(cluster)
                 marked.append(pixels)
+            }
+            if let isolated {
+                listed.append(isolated.cluster)
+                marked.append(isolated.members)
             }
             var mask = DifferenceMask(width: width, height: height)
             mask.withUnsafeMutableBytes { bits in
@@ -305,6 +318,7 @@ package enum StructuralComparison {
         } else {
             coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
         }
+        let candidates = marked
         result.antialiasedPixels -= countAntialiased(
             in: &marked, reference, actual, onlyOnPlainGround: rule.explainsAntialiasing, bands: options.bands)
         marked.keepCounted()
@@ -323,9 +337,12 @@ package enum StructuralComparison {
             for index in moved { remaining.clear(x: index % remaining.width, y: index / remaining.width) }
             (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule, bands: options.bands)
         }
+        // A page that still differs strongly in many places holds no change alone on its line.
+        let isolated = rule.strongClusters(among: clusters) < StructuralRule.scatteredNoiseClusters
+            ? IsolatedChange.find(in: candidates, reference, actual, rule: rule, bands: options.bands) : nil
         return .clustered(Clusters(
             candidates: result, width: width, height: height, clusters: clusters, members: members, coherent: coherent.clusters,
-            coherentMembers: coherent.members))
+            coherentMembers: coherent.members, isolated: isolated))
     }
 
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of

@@ -30,8 +30,9 @@ struct CompareCommand: ParsableCommand {
                           text set again by other hinting (words moved along three
                           or more lines) are left out; a cluster of 40+ pixels (8+
                           with ΔE 10+, unless 40+ clusters of ΔE 10+ lie all
-                          over the page), or text or a shape whose colour moved
-                          one way, fails; the JSON lists every cluster
+                          over the page), text or a shape whose colour moved one
+                          way, or a glyph changed among text drawn the same, fails;
+                          the JSON lists every cluster
               ssim-cie94  Playwright's comparator: ΔE94 over T (default 1), unless
                           the SSIM of the 31x31 window around it says anti-aliasing
               fuzz, mae, mepp, mse, ncc, pae, psnr, rmse

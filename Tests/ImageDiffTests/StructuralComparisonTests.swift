@@ -272,13 +272,20 @@ final class StructuralComparisonTests: XCTestCase {
     /// A word of eight anti-aliased ring-shaped glyphs on white, their coverage sampled 4 × 4
     /// and raised to `gamma` (other text gamma, as another machine's rasterizer applies it).
     /// With `lcd`, each pixel's red, green and blue stripes (thirds of the pixel, left to
-    /// right) are covered apart, as LCD anti-aliasing draws text.
-    func word(ink: UInt8, gamma: Double = 1, lcd: Bool = false) -> RGBAImage {
-        var image = RGBAImage(width: 96, height: 24, filledWith: RGBA(255, 255, 255))
-        for glyph in 0..<8 {
-            let (centreX, centreY) = (8.0 + Double(glyph) * 10.3, 12.0)
+    /// right) are covered apart, as LCD anti-aliasing draws text. The glyphs of `glyphs` alone
+    /// are drawn; those of `opened` lose their right-hand side (an o made a c), and those of
+    /// `moved` are set that many pixels further right. Glyphs `spacing` pixels apart or more do
+    /// not touch.
+    func word(
+        ink: UInt8, gamma: Double = 1, lcd: Bool = false, spacing: Double = 10.3, glyphs: Range<Int> = 0..<8,
+        opened: Set<Int> = [], moved: [Int: Double] = [:]
+    ) -> RGBAImage {
+        let width = max(96, Int(8 + 7 * spacing) + 9)
+        var image = RGBAImage(width: width, height: 24, filledWith: RGBA(255, 255, 255))
+        for glyph in glyphs {
+            let (centreX, centreY) = (8.0 + Double(glyph) * spacing + (moved[glyph] ?? 0), 12.0)
             for y in 4..<20 {
-                for x in max(0, Int(centreX) - 7)..<min(96, Int(centreX) + 8) {
+                for x in max(0, Int(centreX) - 7)..<min(width, Int(centreX) + 8) {
                     /// The coverage of the columns `from`..<`to` (in sixths of the pixel).
                     func coverage(_ from: Int, _ to: Int) -> Double {
                         var covered = 0
@@ -287,7 +294,7 @@ final class StructuralComparisonTests: XCTestCase {
                                 let dx = Double(x) + (Double(sx) + 0.5) / 6 - centreX
                                 let dy = Double(y) + (Double(sy) + 0.5) / 4 - centreY
                                 let distance = (dx * dx + dy * dy).squareRoot()
-                                if distance >= 3.2 && distance <= 5.4 { covered += 1 }
+                                if distance >= 3.2 && distance <= 5.4 && !(opened.contains(glyph) && dx > 1.5) { covered += 1 }
                             }
                         }
                         return pow(Double(covered) / Double(4 * (to - from)), gamma)
@@ -324,6 +331,53 @@ final class StructuralComparisonTests: XCTestCase {
             compare(reference, otherGamma, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels, 50)
         let result = compare(reference, otherGamma, options: structural)
         XCTAssertTrue(result.match, "\(result.clusters ?? [])")
+    }
+
+    /// Eight ring glyphs 13 px apart (as ``word(ink:gamma:lcd:spacing:glyphs:opened:moved:)``),
+    /// and the box around the fifth, centred at x = 60.
+    func spacedWord(glyphs: Range<Int> = 0..<8, opened: Set<Int> = [], moved: [Int: Double] = [:]) -> RGBAImage {
+        word(ink: 0x33, spacing: 13, glyphs: glyphs, opened: opened, moved: moved)
+    }
+    let fifthGlyph = PixelRect(minX: 54, minY: 6, maxX: 66, maxY: 18)
+    /// A cluster of 40 pixels over the fifth glyph.
+    var fifthCluster: DifferenceCluster { DifferenceCluster(pixels: 40, boundingBox: fifthGlyph, maxDeltaE: 80, fails: false) }
+
+    /// An o made a c in the middle of a word: seen pixel by pixel, the arc taken away looks like
+    /// anti-aliased edges and pixels shifted by one, which explain most of it; seen whole, no
+    /// displacement of the old glyph draws the new one, and the glyphs beside it are drawn the
+    /// same. It fails as an isolated change.
+    func testAGlyphChangedAloneOnItsLineFails() {
+        let result = compare(spacedWord(), spacedWord(opened: [4]), options: structural)
+        XCTAssertFalse(result.match)
+        let failing = result.clusters?.filter(\.fails) ?? []
+        XCTAssertTrue(failing.contains(where: \.isolated), "\(result.clusters ?? [])")
+        XCTAssertTrue(failing.allSatisfy { fifthGlyph.union($0.boundingBox) == fifthGlyph }, "\(failing)")
+    }
+
+    /// The same glyph set half a pixel or a pixel further right, as other sub-pixel
+    /// positioning sets a word, passes: a displacement explains it.
+    func testAGlyphSetAtAnotherPositionPasses() {
+        for offset in [0.25, 0.5, 1] {
+            let result = compare(spacedWord(), spacedWord(moved: [4: offset]), options: structural)
+            XCTAssertTrue(result.match, "moved \(offset) px: \(result.clusters ?? [])")
+            XCTAssertTrue(IsolatedChange.isDisplaced(fifthCluster, spacedWord(), spacedWord(moved: [4: offset]), rule: StructuralRule()))
+        }
+        XCTAssertFalse(IsolatedChange.isDisplaced(fifthCluster, spacedWord(), spacedWord(opened: [4]), rule: StructuralRule()))
+        XCTAssertFalse(IsolatedChange.isDisplaced(
+            fifthCluster, spacedWord(), spacedWord(moved: [4: 0.5]), rule: StructuralRule(shiftRadius: 0)))
+    }
+
+    /// A glyph with no text drawn the same beside it is left to the other explanations: a label
+    /// whose every glyph another renderer drew differently shows no more than that. Alone, the
+    /// o made a c is no isolated change, and a word whose every glyph changed has no unchanged
+    /// neighbours.
+    func testAGlyphWithoutUnchangedNeighboursIsNoIsolatedChange() {
+        let alone = compare(spacedWord(glyphs: 4..<5), spacedWord(glyphs: 4..<5, opened: [4]), options: structural)
+        XCTAssertFalse(alone.clusters?.contains(where: \.isolated) ?? true, "\(alone.clusters ?? [])")
+        let rule = StructuralRule()
+        let wholeWord = PixelRect(minX: 1, minY: 6, maxX: 102, maxY: 18)
+        XCTAssertFalse(IsolatedChange.hasUnchangedNeighbours(wholeWord, spacedWord(), spacedWord(opened: Set(0..<8)), rule: rule))
+        XCTAssertTrue(IsolatedChange.hasUnchangedNeighbours(fifthGlyph, spacedWord(), spacedWord(opened: [4]), rule: rule))
     }
 
     /// A ring of radius `radius` and stroke `stroke` around (40.5, 20.5), ink #505050 on white,

@@ -1,0 +1,195 @@
+/// A change alone on its line: the one place where a pair differs strongly, which no single
+/// displacement explains, beside text both images draw the same.
+///
+/// Render noise that draws glyphs differently (other hinting, LCD text, another machine's
+/// rasterizer) draws many glyphs of a page differently, and leaves strong differences in many
+/// places. A changed digit or word differs in one place, and seen pixel by pixel its strokes look
+/// like anti-aliased edges or pixels shifted by one, so those explanations take most of it. Seen
+/// whole, it is no moved copy of what was there: for every displacement of up to the rule's
+/// shift radius, in quarter pixels, a strong cluster's worth of its pixels lie outside the
+/// colours the other image holds where that displacement takes them, where text set at another
+/// sub-pixel position leaves none or a few. And the text beside it on its rows is drawn the same
+/// in both images, so the renderer did not change: a label whose every glyph other hinting
+/// redrew has no such neighbours, and is left to the other explanations.
+enum IsolatedChange {
+    /// The isolated change among the candidates `marked` (before anti-aliasing and shifts
+    /// explain any), as a failing cluster with its pixels (indices, row-major); nil when there
+    /// is none.
+    static func find(
+        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
+    ) -> (cluster: DifferenceCluster, members: [Int])? {
+        let (clusters, members) = StructuralComparison.clusters(of: marked, reference, actual, rule: rule, bands: bands)
+        let strong = clusters.indices.filter {
+            clusters[$0].pixels >= rule.minimumStrongClusterPixels && clusters[$0].maxDeltaE >= rule.strongDeltaE
+        }
+        guard strong.count == 1, let index = strong.first else { return nil }
+        var cluster = clusters[index]
+        let box = cluster.boundingBox
+        guard cluster.maxDeltaE >= highContrast(rule), (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) <= largestBox,
+            !isDisplaced(cluster, reference, actual, rule: rule),
+            hasUnchangedNeighbours(cluster.boundingBox, reference, actual, rule: rule)
+        else { return nil }
+        cluster.fails = true
+        cluster.isolated = true
+        return (cluster, members[index])
+    }
+
+    /// The largest box searched, in pixels: a line of words, 256 × 256 (a displacement is
+    /// tried at each of up to 81 places over it).
+    static let largestBox = 65_536
+
+    /// The contrast an isolated change reaches: twice the rule's strong contrast, as ink put
+    /// down or taken away reaches and a rasterizer's other coverage of an edge does not.
+    static func highContrast(_ rule: StructuralRule) -> Double { 2 * rule.strongDeltaE }
+
+    /// Whether one displacement of up to the rule's shift radius, in quarter pixels, explains
+    /// the cluster but for fewer than `minimumStrongClusterPixels` pixels, or fewer than a
+    /// quarter of its own, over its box and ``margin`` around it: each image's pixel lies within
+    /// `noiseDeltaE` of the colours of the other image at the pixels that displacement takes it
+    /// between (as ``StructuralComparison/isNeighbourhoodBlend`` judges a pixel against all its
+    /// neighbours). A curve another rasterizer drew leaves a few pixels of its edge so, a
+    /// changed glyph a good part of its strokes.
+    static func isDisplaced(_ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+        let left = unexplainedAfterBestDisplacement(cluster.boundingBox, reference, actual, rule: rule)
+        return left < rule.minimumStrongClusterPixels || left * 4 < cluster.pixels
+    }
+
+    /// The fewest pixels of `box` and ``margin`` around it that any displacement of up to the
+    /// rule's shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``).
+    static func unexplainedAfterBestDisplacement(
+        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+    ) -> Int {
+        let radius = rule.shiftRadius
+        let window = DisplacementWindow(around: box, margin: margin, padding: radius + 1, reference, actual)
+        var labCache = LabCache()
+        let steps = radius * quarterSteps
+        var fewest = Int.max
+        for dy in -steps...steps {
+            for dx in -steps...steps {
+                let left = window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache)
+                fewest = min(fewest, left)
+                if fewest == 0 { return 0 }
+            }
+        }
+        return fewest
+    }
+
+    /// The steps of a displacement: a quarter pixel.
+    static let quarterSteps = 4
+    /// How far around the cluster's box a displacement is judged: the cluster link, as a moved
+    /// glyph's edge can lie that far from the pixels that differ.
+    static let margin = StructuralComparison.linkDistance
+
+    /// Whether the rows of `box` hold, from half a box height to ``neighbourReach`` box heights
+    /// to either side of it, some edges the two images draw the same, and at least half as many
+    /// as the reference has nearer: glyphs beside the changed one, not the rest of a glyph partly
+    /// changed. An edge is a pixel whose right-hand neighbour differs from it by the rule's
+    /// strong contrast; it is the same when the other image's pixel is within the noise
+    /// threshold.
+    static func hasUnchangedNeighbours(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+        let width = reference.width
+        let height = box.maxY - box.minY + 1, reach = neighbourReach * height
+        let (first, last) = (max(0, box.minX - reach), min(width - 2, box.maxX + reach))
+        guard first <= last else { return false }
+        let inside = (box.minX - height / 2)...(box.maxX + height / 2)
+        return reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                var own = 0, unchanged = 0
+                for y in box.minY...box.maxY {
+                    for x in first...last {
+                        let offset = (y * width + x) * 4
+                        guard PixelDelta.deltaE(a, a + 4, offset, formula: .cie94) >= rule.strongDeltaE else { continue }
+                        if inside.contains(x) {
+                            own += 1
+                        } else if PixelDelta.deltaE(a, b, offset, formula: .cie94) < rule.noiseDeltaE {
+                            unchanged += 1
+                        }
+                    }
+                }
+                return unchanged > 0 && 2 * unchanged >= own
+            }
+        }
+    }
+
+    /// How far to either side of a change, in heights of its box, its neighbours on its rows are
+    /// looked for: a few glyphs' width.
+    static let neighbourReach = 4
+}
+
+/// Both images' colours (over white) around a box, with a padding beyond it, to test
+/// displacements of one against the other.
+private struct DisplacementWindow {
+    typealias Colour = (r: UInt8, g: UInt8, b: UInt8)
+    var width: Int
+    var height: Int
+    var padding: Int
+    /// `width + 2·padding` by `height + 2·padding`, the image's edge pixels repeated beyond it.
+    var reference: [Colour]
+    var actual: [Colour]
+
+    init(around box: PixelRect, margin: Int, padding: Int, _ referenceImage: RGBAImage, _ actualImage: RGBAImage) {
+        let columns = max(0, box.minX - margin)...min(referenceImage.width - 1, box.maxX + margin)
+        let rows = max(0, box.minY - margin)...min(referenceImage.height - 1, box.maxY + margin)
+        (width, height, self.padding) = (columns.count, rows.count, padding)
+        let imageWidth = referenceImage.width, imageHeight = referenceImage.height
+        func colours(_ image: RGBAImage) -> [Colour] {
+            image.pixels.withUnsafeBufferPointer { pixels in
+                guard let pixels = pixels.baseAddress else { return [] }
+                var colours: [Colour] = []
+                colours.reserveCapacity((columns.count + 2 * padding) * (rows.count + 2 * padding))
+                for y in (rows.lowerBound - padding)...(rows.upperBound + padding) {
+                    for x in (columns.lowerBound - padding)...(columns.upperBound + padding) {
+                        let (x, y) = (min(max(x, 0), imageWidth - 1), min(max(y, 0), imageHeight - 1))
+                        colours.append(PixelDelta.rgbOverWhite(pixels, (y * imageWidth + x) * 4))
+                    }
+                }
+                return colours
+            }
+        }
+        (reference, actual) = (colours(referenceImage), colours(actualImage))
+    }
+
+    /// How many pixels of the box (and margin) the displacement of the actual image by (`dx`,
+    /// `dy`) quarter pixels leaves unexplained, counting no further than `atMost`: a pixel is
+    /// explained when the actual pixel lies within `noiseDeltaE` of the reference's colours
+    /// at the one to four pixels it came from, and the reference pixel within it of the actual's
+    /// where it went.
+    func unexplained(dx: Int, dy: Int, noiseDeltaE: Double, atMost: Int, labCache: inout LabCache) -> Int {
+        let quarters = IsolatedChange.quarterSteps
+        /// The one or two pixels, along one axis, at which a point `offset` quarters away lies.
+        func between(_ offset: Int) -> ClosedRange<Int> {
+            let whole = offset >= 0 ? offset / quarters : -((-offset + quarters - 1) / quarters)
+            return offset % quarters == 0 ? whole...whole : whole...(whole + 1)
+        }
+        let (fromColumns, fromRows) = (between(-dx), between(-dy))
+        let (toColumns, toRows) = (between(dx), between(dy))
+        let paddedWidth = width + 2 * padding
+        func isBlend(_ colour: Colour, of image: [Colour], _ x: Int, _ y: Int, _ columns: ClosedRange<Int>, _ rows: ClosedRange<Int>) -> Bool {
+            var low: Colour = (255, 255, 255), high: Colour = (0, 0, 0)
+            for row in rows {
+                for column in columns {
+                    let c = image[(y + padding + row) * paddedWidth + x + padding + column]
+                    low = (min(low.r, c.r), min(low.g, c.g), min(low.b, c.b))
+                    high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
+                }
+            }
+            let clamped = (r: min(max(colour.r, low.r), high.r), g: min(max(colour.g, low.g), high.g), b: min(max(colour.b, low.b), high.b))
+            return clamped == colour || labCache.cie94(colour, clamped) <= noiseDeltaE
+        }
+        var count = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = (y + padding) * paddedWidth + x + padding
+                if isBlend(actual[index], of: reference, x, y, fromColumns, fromRows),
+                    isBlend(reference[index], of: actual, x, y, toColumns, toRows)
+                {
+                    continue
+                }
+                count += 1
+                if count >= atMost { return count }
+            }
+        }
+        return count
+    }
+}
