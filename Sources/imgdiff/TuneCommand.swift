@@ -84,6 +84,11 @@ struct TuneCommand: AsyncParsableCommand {
         valueName: "FILE"))
     var writeConfig: String?
 
+    @Option(help: ArgumentHelp(
+        "Write the canaries to DIR, a new or empty folder, laid out as a CHANGED_DIR (DIR/ref/**, DIR/new/**): to look at, or to give as --must-fail or to `batch`.",
+        valueName: "DIR"))
+    var writeCanaries: String?
+
     @Option(help: "Pairs measured at once (default: one per core).")
     var jobs: Int?
 
@@ -105,6 +110,7 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
+        if let writeCanaries { try CanaryFolder.prepare(writeCanaries, apartFrom: [noiseDirectory, mustFail].compactMap { $0 }) }
         let noise = try await measure(noiseDirectory, label: .noise)
         guard !noise.isEmpty else {
             throw CommandLineError("\(noiseDirectory): no pairs: no file in ref/ has a counterpart in new/")
@@ -174,7 +180,7 @@ struct TuneCommand: AsyncParsableCommand {
         let results = await mapConcurrently(pairing.common, jobs: jobs ?? defaultJobCount, progress: &progress) {
             path -> Result<MeasuredPair, CommandLineError> in
             let referenceFile = PathText.join(referenceRoot, path), newFile = PathText.join(newRoot, path)
-            do throws(ImageFileError) {
+            do {
                 let (reference, actual) = try Pipeline.decodePair(
                     EncodedImage(contentsOf: referenceFile, limits: limits), EncodedImage(contentsOf: newFile, limits: limits),
                     request: ComparisonRequest(limits: limits, parallelism: .callingThread))
@@ -184,15 +190,23 @@ struct TuneCommand: AsyncParsableCommand {
                 }
                 var pair = Self.measured(path, label: label, reference: reference, actual: actual)
                 if canarySources.contains(path) {
-                    pair.canaries = Canaries.make(reference: reference, actual: actual).map { kind, image in
+                    let made = Canaries.make(reference: reference, actual: actual)
+                    if let writeCanaries {
+                        for (kind, image) in made { try CanaryFolder.write(reference, image, for: path, kind: kind, into: writeCanaries) }
+                    }
+                    pair.canaries = made.map { kind, image in
                         var canary = Self.measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
                         canary.source = path
                         return canary
                     }
                 }
                 return .success(pair)
-            } catch {
+            } catch let error as ImageFileError {
                 return .failure(CommandLineError(error.description))
+            } catch let error as CommandLineError {
+                return .failure(error)
+            } catch {
+                return .failure(CommandLineError("\(error)"))
             }
         }
         var pairs: [MeasuredPair] = []

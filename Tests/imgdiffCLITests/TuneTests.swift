@@ -118,6 +118,34 @@ final class TuneTests: XCTestCase {
             explanation.contains { $0.hasPrefix("--no-text-reflow: with the text model") && $0.contains("shifted-block") }, "\(explanation)")
     }
 
+    /// `--write-canaries DIR` writes every canary beside the reference it was painted on, as a
+    /// must-fail folder: each pair differs, the structural defaults fail each, and the folder
+    /// must be new or empty and apart from the folders tune reads.
+    func testCanariesAreWrittenAsAMustFailFolder() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-canaries-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("canaries").path
+        let run = try imgdiff("tune", noise, "--canary-pairs", "2", "--write-canaries", folder, "--json")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let canaries = try XCTUnwrap(try object(run.stdout)["canaries"] as? [String])
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/new").sorted()
+        XCTAssertEqual(written.count, canaries.count)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/ref").sorted(), written)
+        XCTAssertTrue(written.contains { $0.hasSuffix("--faint-patch.png") }, "\(written)")
+        for name in written {
+            let compared = try imgdiff("compare", folder + "/ref/" + name, folder + "/new/" + name, "--metric", "structural")
+            XCTAssertEqual(compared.status, 1, "\(name): \(compared.stdout)")
+        }
+
+        let again = try imgdiff("tune", noise, "--write-canaries", folder)
+        XCTAssertEqual(again.status, 2)
+        XCTAssertEqual(again.stderr, "imgdiff: error: \(folder): holds new; --write-canaries writes only into a new or empty folder\n")
+        let inside = try imgdiff("tune", noise, "--write-canaries", noise + "/canaries")
+        XCTAssertEqual(inside.status, 2)
+        XCTAssertTrue(inside.stderr.contains("overlaps \(noise), which tune reads"), inside.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: noise + "/canaries"))
+    }
+
     func testErrors() throws {
         let missing = try imgdiff("tune", "/no/such/folder")
         XCTAssertEqual(missing.status, 2)
