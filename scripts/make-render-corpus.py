@@ -81,6 +81,11 @@ banking, forum) and seventeen more changes, written after render-blind4 had been
 changed on it, and committed before any mode was run on them (Fixtures/render-blind5 is `--blind5
 --out Fixtures/render-blind5`).
 
+With --blind6 it writes a sixth blind set the same way: five more pages (pipeline, verify, logs,
+shortcuts, cart) and seventeen more changes, written after render-blind5 had been measured and rules
+changed on it (the isolated-change rule), and committed before any mode was run on them
+(Fixtures/render-blind6 is `--blind6 --out Fixtures/render-blind6`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -89,6 +94,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind3 --out DIR
        scripts/make-render-corpus.py --blind4 --out DIR
        scripts/make-render-corpus.py --blind5 --out DIR
+       scripts/make-render-corpus.py --blind6 --out DIR
 """
 import argparse
 import os
@@ -1304,6 +1310,211 @@ BLIND5_CHANGES = [
     ("forum", "moved-2px", "<span class=\"reply\">Reply</span>", "<span class=\"reply\" style=\"margin-right:2px\">Reply</span>", "no-subpixel-pos"),
 ]
 
+# A sixth blind set, written after the fifth was measured and rules were changed on it (the
+# isolated-change rule): five more pages and seventeen more changes, committed before any mode was
+# run on them.
+BLIND6_PAGES = {
+    "pipeline": """
+<style>
+.pp { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: center; padding-bottom: 5px; border-bottom: 1px solid #d6dae1; }
+.ttl { font-size: 13px; font-weight: bold; }
+.br { margin-left: 7px; font: 10px "DejaVu Sans Mono"; color: #1d4fb8; background: #eef4ff; border-radius: 3px; padding: 1px 5px; }
+.bad { margin-left: auto; background: #fdecec; color: #c62828; font-size: 10px; border-radius: 8px; padding: 1px 7px; }
+.sub { margin: 5px 0 8px; font-size: 10px; color: #777; }
+.stages { display: flex; align-items: flex-start; }
+.stg { width: 104px; flex: none; }
+.sn { font-size: 10px; font-weight: bold; color: #555; margin: 0 0 4px 2px; }
+.job { display: flex; align-items: center; height: 20px; border: 1px solid #dfe2e6; border-radius: 10px; padding: 0 7px 0 3px;
+       margin-bottom: 4px; font-size: 10px; color: #333; }
+.st { width: 12px; height: 12px; border-radius: 6px; margin-right: 5px; flex: none; position: relative; }
+.ok { background: #1f9d55; }
+.ok::after { content: ""; position: absolute; left: 4px; top: 2px; width: 2px; height: 5px; border: solid #fff; border-width: 0 2px 2px 0; transform: rotate(45deg); }
+.no { background: #d93838; }
+.no::after { content: ""; position: absolute; left: 3px; top: 5px; width: 6px; height: 2px; background: #fff; }
+.sk { border: 2px solid #c5cad3; background: #fff; }
+.dur { margin-left: auto; font: 9px "DejaVu Sans Mono"; color: #888; }
+.ln { width: 12px; flex: none; border-top: 1px solid #b9bfca; margin-top: 25px; }
+.note { margin-top: 6px; padding: 4px 8px; border-left: 3px solid #d93838; background: #fdf4f4; font-size: 10px; color: #555; line-height: 1.45; }
+.note b { color: #c62828; }
+.ft { display: flex; align-items: center; margin-top: 8px; padding-top: 7px; border-top: 1px solid #eef0f3; }
+.ft span { font-size: 10px; color: #666; }
+.rr { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 9px; background: #f7f8fa; }
+.logs { margin-left: 6px; background: #1d4fb8; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+</style>
+<div class="pp"><div class="hd"><span class="ttl">Pipeline #2291</span><span class="br">main</span><span class="bad">Failed</span></div>
+<div class="sub">fix: clamp gamma before blending &middot; 4f9c2e1 &middot; started by lea.m</div>
+<div class="stages">
+<div class="stg"><div class="sn">Build</div>
+<div class="job"><i class="st ok"></i>x64<span class="dur">1:42</span></div>
+<div class="job"><i class="st ok"></i>arm64<span class="dur">2:05</span></div></div>
+<div class="ln"></div>
+<div class="stg"><div class="sn">Test</div>
+<div class="job"><i class="st ok"></i>unit<span class="dur">3:18</span></div>
+<div class="job"><i class="st no"></i>visual<span class="dur">4:51</span></div>
+<div class="job"><i class="st ok" id="s5"></i>lint<span class="dur">0:37</span></div></div>
+<div class="ln"></div>
+<div class="stg"><div class="sn">Deploy</div>
+<div class="job" id="j6"><i class="st sk"></i>staging<span class="dur">&ndash;</span></div>
+<div class="job"><i class="st sk"></i>prod<span class="dur">&ndash;</span></div></div>
+</div>
+<div class="note"><b>visual</b> failed: 3 snapshots differ from main<br>cart.png, login--dark.png, hero@2x.png</div>
+<div class="ft"><span>1 of 7 jobs failed, 2 skipped</span><div class="rr">Retry</div><div class="logs">View logs</div></div></div>
+""",
+    "verify": """
+<style>
+.vf { width: 300px; margin: 10px auto 0; text-align: center; font-size: 11px; }
+.lk { position: relative; width: 20px; height: 24px; margin: 0 auto 5px; }
+.lk::before { content: ""; position: absolute; left: 4px; top: 0; width: 8px; height: 9px; border: 2px solid #7b4ee0; border-bottom: 0;
+              border-radius: 6px 6px 0 0; }
+.lk::after { content: ""; position: absolute; left: 1px; top: 10px; width: 18px; height: 13px; border-radius: 3px; background: #7b4ee0; }
+.ttl { font-size: 14px; font-weight: bold; color: #222; }
+.tx { margin: 4px 0 9px; color: #666; line-height: 1.4; }
+.code { display: flex; justify-content: center; align-items: center; gap: 5px; }
+.d { width: 28px; height: 34px; border: 1px solid #ccd1d9; border-radius: 5px; font: bold 17px "DejaVu Sans Mono"; line-height: 32px;
+     color: #222; background: #fff; }
+.d.cur { border: 2px solid #7b4ee0; position: relative; }
+.d.cur::after { content: ""; position: absolute; left: 11px; top: 7px; width: 1px; height: 16px; background: #7b4ee0; }
+.dash { width: 8px; height: 2px; background: #9aa3b0; }
+.rs { margin: 8px 0; font-size: 10px; color: #888; }
+.rs b { color: #333; font-family: "DejaVu Sans Mono"; font-weight: normal; }
+.go { width: 200px; margin: 0 auto; background: #7b4ee0; color: #fff; border-radius: 5px; padding: 5px; font-weight: bold; font-size: 12px; }
+.alt { margin-top: 7px; font-size: 10px; color: #2a6df4; }
+</style>
+<div class="vf"><div class="lk"></div><div class="ttl">Two-step verification</div>
+<div class="tx">Enter the 6-digit code we sent to +44 7700 &bull;&bull;&bull;&bull;42.<br>The code expires in 10 minutes.</div>
+<div class="code"><div class="d">4</div><div class="d">8</div><div class="d">1</div><i class="dash"></i><div class="d">9</div><div class="d cur"></div><div class="d"></div></div>
+<div class="rs">Didn&rsquo;t get it? Resend in <b>0:42</b></div>
+<div class="go">Verify</div>
+<div class="alt">Use a recovery code instead</div></div>
+""",
+    "logs": """
+<style>
+.lg { margin: 8px 12px; font-size: 11px; }
+.tb { display: flex; align-items: center; margin-bottom: 6px; }
+.ch { font-size: 10px; border: 1px solid #d6dae1; border-radius: 9px; padding: 1px 8px; margin-right: 4px; color: #555; }
+.ch.on { background: #333a45; border-color: #333a45; color: #fff; }
+.ch b { font-weight: normal; color: #999; margin-left: 4px; }
+.live { margin-left: auto; display: flex; align-items: center; font-size: 10px; color: #1a7f37; }
+.live i { width: 7px; height: 7px; border-radius: 4px; background: #22aa66; box-shadow: 0 0 0 2px #c8ecd6; margin-right: 5px; }
+.ps { margin-left: 8px; border: 1px solid #b9bfca; border-radius: 4px; padding: 1px 7px; font-size: 10px; background: #f7f8fa; color: #333; }
+.box { border: 1px solid #d6dae1; border-radius: 6px; background: #fafbfc; padding: 3px 0; }
+.l { display: flex; font: 10px "DejaVu Sans Mono"; line-height: 17px; padding: 0 8px; white-space: nowrap; }
+.l.er { background: #fdecec; }
+.ts { width: 82px; flex: none; color: #888; }
+.lv { width: 40px; flex: none; font-weight: bold; }
+.i { color: #2a6df4; } .w { color: #b86e00; } .e { color: #d93838; }
+.m { color: #333; overflow: hidden; }
+.ft { display: flex; align-items: center; margin-top: 6px; font-size: 10px; color: #777; }
+.dl { margin-left: auto; background: #2a6df4; color: #fff; border-radius: 5px; padding: 3px 10px; font-size: 11px; font-weight: bold; }
+</style>
+<div class="lg"><div class="tb"><span class="ch on">All</span><span class="ch">Info</span><span class="ch">Warn<b>2</b></span><span class="ch">Error<b>1</b></span>
+<span class="live"><i></i>Live</span><span class="ps">Pause</span></div>
+<div class="box">
+<div class="l"><span class="ts">14:02:07.118</span><span class="lv i">INFO</span><span class="m">worker-3 started, 8 threads</span></div>
+<div class="l"><span class="ts">14:02:07.342</span><span class="lv i">INFO</span><span class="m">loaded 1,204 baselines</span></div>
+<div class="l"><span class="ts">14:02:08.905</span><span class="lv w">WARN</span><span class="m">slow decode: hero@2x.png 412 ms</span></div>
+<div class="l"><span class="ts">14:02:09.011</span><span class="lv i">INFO</span><span class="m">login--dark.png matches</span></div>
+<div class="l er"><span class="ts">14:02:09.260</span><span class="lv e">ERROR</span><span class="m">cart.png differs by 3.8%</span></div>
+<div class="l"><span class="ts">14:02:09.263</span><span class="lv i">INFO</span><span class="m">wrote cart.diff.png</span></div>
+<div class="l"><span class="ts">14:02:10.774</span><span class="lv w">WARN</span><span class="m">upload retry 1 of 3</span></div>
+<div class="l"><span class="ts">14:02:11.020</span><span class="lv i">INFO</span><span class="m">run finished, 1 failed</span></div>
+</div>
+<div class="ft">Showing 8 of 2,317 lines<span class="dl">Download</span></div></div>
+""",
+    "shortcuts": """
+<style>
+.sc { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: center; padding-bottom: 5px; border-bottom: 1px solid #d6dae1; }
+.ttl { font-size: 13px; font-weight: bold; }
+.x { margin-left: auto; position: relative; width: 12px; height: 12px; }
+.x::before, .x::after { content: ""; position: absolute; left: 5px; top: -1px; width: 2px; height: 14px; background: #888; transform: rotate(45deg); }
+.x::after { transform: rotate(-45deg); }
+.cols { display: flex; gap: 16px; }
+.col { flex: 1; }
+.sec { font-size: 9px; font-weight: bold; color: #7b4ee0; text-transform: uppercase; margin: 7px 0 2px; }
+.r { display: flex; align-items: center; height: 21px; border-bottom: 1px solid #f0f1f3; color: #333; }
+.r span { flex: 1; }
+kbd { display: inline-block; min-width: 17px; text-align: center; font: 10px "DejaVu Sans Mono"; line-height: 14px; color: #333;
+      background: #f7f8fa; border: 1px solid #c5cad3; border-bottom-width: 2px; border-radius: 3px; padding: 0 3px; margin-left: 3px; }
+.r i { font-style: normal; font-size: 9px; color: #999; margin-left: 3px; }
+.ft { display: flex; align-items: center; margin-top: 8px; font-size: 10px; color: #777; }
+.ft kbd { margin: 0 2px; }
+.cu { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 10px; background: #fff; color: #333; font-size: 11px; }
+</style>
+<div class="sc"><div class="hd"><span class="ttl">Keyboard shortcuts</span><i class="x"></i></div>
+<div class="cols"><div class="col"><div class="sec">Navigation</div>
+<div class="r"><span>Go to inbox</span><kbd>G</kbd><i>then</i><kbd>I</kbd></div>
+<div class="r"><span>Search</span><kbd>/</kbd></div>
+<div class="r"><span>Next item</span><kbd>J</kbd></div>
+<div class="r"><span>Previous item</span><kbd>K</kbd></div>
+<div class="r"><span>Open</span><kbd>Enter</kbd></div></div>
+<div class="col"><div class="sec">Editing</div>
+<div class="r"><span>Save</span><kbd>Ctrl</kbd><i>+</i><kbd>S</kbd></div>
+<div class="r"><span>Undo</span><kbd>Ctrl</kbd><i>+</i><kbd>Z</kbd></div>
+<div class="r"><span>Bold</span><kbd>Ctrl</kbd><i>+</i><kbd>B</kbd></div>
+<div class="r"><span>Duplicate</span><kbd>Ctrl</kbd><i>+</i><kbd>D</kbd></div>
+<div class="r"><span>Select all</span><kbd>Ctrl</kbd><i>+</i><kbd>A</kbd></div></div></div>
+<div class="ft"><span>Press <kbd>?</kbd> anywhere to show this list</span><span class="cu">Customize</span></div></div>
+""",
+    "cart": """
+<style>
+.ct { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: baseline; padding-bottom: 4px; border-bottom: 1px solid #d6dae1; }
+.ttl { font-size: 14px; font-weight: bold; }
+.cnt { margin-left: 6px; font-size: 10px; color: #888; }
+.cl { margin-left: auto; font-size: 10px; color: #2a6df4; }
+.it { display: flex; align-items: center; padding: 5px 0; border-bottom: 1px solid #eef0f3; }
+.th { width: 28px; height: 28px; border-radius: 5px; margin-right: 8px; flex: none; position: relative; background: #f1f2f4; }
+.th::before, .th::after { content: ""; position: absolute; }
+.mug::after { left: 7px; top: 8px; width: 11px; height: 13px; border-radius: 0 0 3px 3px; background: #4a6b8a; }
+.mug::before { left: 16px; top: 11px; width: 4px; height: 5px; border: 2px solid #4a6b8a; border-radius: 0 4px 4px 0; }
+.nb::after { left: 8px; top: 5px; width: 10px; height: 17px; border-radius: 1px 2px 2px 1px; background: #c9a36a; border-left: 2px solid #8a6a3a; }
+.pl::before { left: 8px; top: 4px; width: 12px; height: 10px; border-radius: 50%; background: #3e9b5a; }
+.pl::after { left: 9px; top: 14px; width: 10px; height: 9px; border-radius: 0 0 3px 3px; background: #c0643a; }
+.nm { flex: 1; }
+.nm b { display: block; font-size: 12px; font-weight: normal; color: #222; }
+.nm span { font-size: 10px; color: #777; }
+.q { display: flex; border: 1px solid #ccd1d9; border-radius: 4px; margin-right: 10px; line-height: 18px; font-size: 11px; }
+.q span { width: 16px; text-align: center; color: #666; }
+.q b { width: 20px; text-align: center; font-weight: normal; border-left: 1px solid #ccd1d9; border-right: 1px solid #ccd1d9; }
+.pr { width: 50px; text-align: right; font: 11px "DejaVu Sans Mono"; }
+.ship { margin-top: 6px; font-size: 10px; color: #1a7f37; }
+.sum { display: flex; align-items: center; margin-top: 7px; }
+.sl { font-size: 10px; color: #777; }
+.tot { font-size: 15px; font-weight: bold; color: #222; }
+.co { margin-left: auto; background: #e07b39; color: #fff; border-radius: 5px; padding: 5px 14px; font-weight: bold; font-size: 12px; }
+</style>
+<div class="ct"><div class="hd"><span class="ttl">Your cart</span><span class="cnt">4 items</span><span class="cl">Continue shopping</span></div>
+<div class="it"><i class="th mug"></i><div class="nm"><b>Stoneware mug, 350 ml</b><span>Colour: slate blue</span></div><div class="q"><span>&minus;</span><b>2</b><span>+</span></div><span class="pr">$24.00</span></div>
+<div class="it"><i class="th nb"></i><div class="nm"><b>Linen notebook, A5</b><span>Dot grid, 120 pages</span></div><div class="q"><span>&minus;</span><b>1</b><span>+</span></div><span class="pr">$12.50</span></div>
+<div class="it"><i class="th pl"></i><div class="nm"><b>Desk plant, small</b><span>Pot: terracotta</span></div><div class="q"><span>&minus;</span><b>1</b><span>+</span></div><span class="pr">$18.90</span></div>
+<div class="ship">&#10003; Your order ships free (over $50)</div>
+<div class="sum"><div><div class="sl">Subtotal</div><div class="tot">$55.40</div></div><div class="co">Checkout</div></div></div>
+""",
+}
+
+BLIND6_CHANGES = [
+    ("pipeline", "word", "<span class=\"dur\">4:51</span>", "<span class=\"dur\">4:57</span>", "hinting-none"),
+    ("pipeline", "icon-removed", "<i class=\"st ok\" id=\"s5\"></i>", "<i class=\"st ok\" id=\"s5\" style=\"visibility:hidden\"></i>", "hinting-medium"),
+    ("pipeline", "border-removed", "<div class=\"job\" id=\"j6\">", "<div class=\"job\" id=\"j6\" style=\"border-color:transparent\">", "hinting-full"),
+    ("pipeline", "button-colour", ".logs { margin-left: 6px; background: #1d4fb8;", ".logs { margin-left: 6px; background: #2d5fc8;", "lcd-text"),
+    ("verify", "word", "<div class=\"d\">8</div>", "<div class=\"d\">6</div>", "swiftshader"),
+    ("verify", "text-colour", ".tx { margin: 4px 0 9px; color: #666;", ".tx { margin: 4px 0 9px; color: #777;", "display-p3"),
+    ("verify", "letter-spacing", "<div class=\"alt\">", "<div class=\"alt\" style=\"letter-spacing:0.5px\">", "generic-rgb"),
+    ("logs", "word", "loaded 1,204 baselines", "loaded 1,206 baselines", "jpeg-q90"),
+    ("logs", "text-colour", ".w { color: #b86e00; }", ".w { color: #c87e10; }", "jpeg-q95"),
+    ("logs", "icon-removed", "<span class=\"live\"><i></i>", "<span class=\"live\"><i style=\"visibility:hidden\"></i>", "other-machine"),
+    ("shortcuts", "word", "<span>Go to inbox</span>", "<span>Go to issues</span>", "no-subpixel-pos"),
+    ("shortcuts", "border-removed", ".cu { margin-left: auto; border: 1px solid #b9bfca;", ".cu { margin-left: auto; border: 1px solid transparent;",
+     "hinting-none"),
+    ("shortcuts", "moved-2px", "<kbd>/</kbd>", "<kbd style=\"margin-right:2px\">/</kbd>", "hinting-medium"),
+    ("cart", "word", "<span class=\"pr\">$18.90</span>", "<span class=\"pr\">$18.95</span>", "hinting-full"),
+    ("cart", "button-colour", ".co { margin-left: auto; background: #e07b39;", ".co { margin-left: auto; background: #f08b49;", "lcd-text"),
+    ("cart", "moved-2px", "<div class=\"ship\">", "<div class=\"ship\" style=\"margin-left:2px\">", "swiftshader"),
+    ("cart", "text-colour", ".nm span { font-size: 10px; color: #777; }", ".nm span { font-size: 10px; color: #888; }", "display-p3"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -1418,18 +1629,20 @@ def main():
     parser.add_argument("--under", choices=sorted(NOISES), help="every page and every change under this one noise")
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
-                 "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES)}
+                 "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
+                 "blind6": (BLIND6_PAGES, BLIND6_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
-                       ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set")]:
+                       ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
+                       ("blind6", "the sixth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4 and --blind5 write another corpus: "
-                     "give --out")
+        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5 and --blind6 write another "
+                     "corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -1494,6 +1707,7 @@ LATER_BLIND_SETS = {
     "blind3": ("third", "the second blind set had been measured and a rule changed on it"),
     "blind4": ("fourth", "the third blind set had been measured and a rule changed on it"),
     "blind5": ("fifth", "the fourth blind set had been measured and rules changed on it"),
+    "blind6": ("sixth", "the fifth blind set had been measured and rules changed on it (the isolated-change rule)"),
 }
 
 
