@@ -194,7 +194,8 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     /// Which pixels differ, when ``ComparisonOptions/collectsMask`` asked for it.
     public var mask: DifferenceMask?
     /// In ``ComparisonMetric/structural(_:)`` mode, the clusters of differences that render
-    /// noise does not explain, failing or not.
+    /// noise does not explain, failing or not, then the coherent changes and the isolated change
+    /// (whose pixels are taken before any explanation, so it can cover other clusters).
     public var clusters: [DifferenceCluster]?
     /// In ``ComparisonMetric/imageMagick(_:threshold:)`` mode, ImageMagick's figure.
     public var imageMagick: ImageMagickDistortion?

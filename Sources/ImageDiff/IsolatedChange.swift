@@ -25,7 +25,7 @@ enum IsolatedChange {
         guard strong.count == 1, let index = strong.first else { return nil }
         var cluster = clusters[index]
         let box = cluster.boundingBox
-        guard cluster.maxDeltaE >= highContrast(rule), (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) <= largestBox,
+        guard cluster.maxDeltaE >= highContrast(rule), box.maxX - box.minX < largestSide, box.maxY - box.minY < largestSide,
             !isDisplaced(cluster, reference, actual, rule: rule),
             hasUnchangedNeighbours(cluster.boundingBox, reference, actual, rule: rule)
         else { return nil }
@@ -34,9 +34,9 @@ enum IsolatedChange {
         return (cluster, members[index])
     }
 
-    /// The largest box searched, in pixels: a line of words, 256 × 256 (a displacement is
-    /// tried at each of up to 81 places over it).
-    static let largestBox = 65_536
+    /// The longest side of a box searched, in pixels: a line of words. A displacement is tried
+    /// at up to (8·radius + 1)² places over it, 81 at the default radius.
+    static let largestSide = 256
 
     /// The contrast an isolated change reaches: twice the rule's strong contrast, as ink put
     /// down or taken away reaches and a rasterizer's other coverage of an edge does not.
@@ -59,22 +59,24 @@ enum IsolatedChange {
     static func unexplainedAfterBestDisplacement(
         _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
     ) -> Int {
-        let radius = rule.shiftRadius
-        let window = DisplacementWindow(around: box, margin: margin, padding: radius + 1, reference, actual)
+        let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
+        let window = DisplacementWindow(around: box, margin: margin, padding: radius, reference, actual)
         var labCache = LabCache()
         let steps = radius * quarterSteps
+        // Nearest first: a small displacement usually explains best, and bounds the rest's count.
+        var displacements: [(dx: Int, dy: Int)] = []
+        for dy in -steps...steps { for dx in -steps...steps { displacements.append((dx, dy)) } }
+        func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
+        displacements.sort { distance($0) < distance($1) }
         var fewest = Int.max
-        for dy in -steps...steps {
-            for dx in -steps...steps {
-                let left = window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache)
-                fewest = min(fewest, left)
-                if fewest == 0 { return 0 }
-            }
+        for (dx, dy) in displacements {
+            fewest = min(fewest, window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache))
+            if fewest == 0 { return 0 }
         }
         return fewest
     }
 
-    /// The steps of a displacement: a quarter pixel.
+    /// Displacement steps per pixel: quarter pixels.
     static let quarterSteps = 4
     /// How far around the cluster's box a displacement is judged: the cluster link, as a moved
     /// glyph's edge can lie that far from the pixels that differ.
@@ -99,7 +101,10 @@ enum IsolatedChange {
                 for y in box.minY...box.maxY {
                     for x in first...last {
                         let offset = (y * width + x) * 4
-                        guard PixelDelta.deltaE(a, a + 4, offset, formula: .cie94) >= rule.strongDeltaE else { continue }
+                        guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
+                            != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self),
+                            PixelDelta.deltaE(a, a + 4, offset, formula: .cie94) >= rule.strongDeltaE
+                        else { continue }
                         if inside.contains(x) {
                             own += 1
                         } else if PixelDelta.deltaE(a, b, offset, formula: .cie94) < rule.noiseDeltaE {

@@ -201,10 +201,11 @@ package enum StructuralComparison {
         /// Coherent groups of at least the rule's `minimumClusterPixels` that found them.
         var coherent: [DifferenceCluster]
         var coherentMembers: [[Int]]
+        /// The isolated change (``IsolatedChange``), with its pixels, if the pair holds one.
         var isolated: (cluster: DifferenceCluster, members: [Int])?
 
-        /// The pair judged by `rule`: the clusters it fails, and the coherent changes of at least
-        /// its `minimumClusterPixels`; the pixels counted are their union.
+        /// The pair judged by `rule`: the clusters it fails, the coherent changes of at least
+        /// its `minimumClusterPixels` and the isolated change; the pixels counted are their union.
         func judged(by rule: StructuralRule, options: ComparisonOptions) -> DiffResult {
             var result = candidates
             result.metric = .structural(rule)

@@ -6,55 +6,101 @@ import Foundation
 import ImageCodecs
 import ImageDiff
 import ToleranceTuning
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The folder `tune --write-canaries` fills: each canary beside the reference it was painted on,
-/// as a pair that must fail.
-enum CanaryFolder {
-    /// Checks that `folder` is new or empty and lies apart from the folders tune reads, and
-    /// creates it with its ref/ and new/ folders.
-    static func prepare(_ folder: String, apartFrom inputs: [String]) throws(CommandLineError) {
-        for input in inputs where SnapshotFolder.isSameOrInside(folder, input) || SnapshotFolder.isSameOrInside(input, folder) {
-            throw CommandLineError("\(folder): overlaps \(input), which tune reads; choose another --write-canaries folder")
+/// The folder `tune --write-canaries` fills: each canary as a pair that must fail, the noise
+/// pair's reference beside the noise pair's new image with the change painted in.
+///
+/// The canaries are written into a staging folder beside the destination and put in place only
+/// when tune has finished, so a run that fails leaves nothing behind and the next one starts
+/// afresh.
+struct CanaryFolder: Sendable {
+    /// The folder named on the command line.
+    let destination: String
+    /// Where this run writes, until ``commit()``.
+    let staging: String
+
+    /// Checks that `destination` is new or an empty folder, and lies apart from the folders tune
+    /// reads, and creates the staging folder with its ref/ and new/ folders.
+    init(_ destination: String, apartFrom inputs: [String]) throws(CommandLineError) {
+        self.destination = destination
+        for input in inputs where SnapshotFolder.isSameOrInside(destination, input) || SnapshotFolder.isSameOrInside(input, destination) {
+            throw CommandLineError("\(destination): overlaps \(input), which tune reads; choose another --write-canaries folder")
         }
-        if SnapshotFolder.isDirectory(folder) {
+        var status = stat()
+        if lstat(destination, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                throw CommandLineError("\(destination): not a folder; --write-canaries writes into a new or empty folder")
+            }
             let entries: [String]
             do {
-                entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+                entries = try FileManager.default.contentsOfDirectory(atPath: destination)
             } catch {
-                throw CommandLineError("\(folder): cannot read the folder (\(SystemError.reason(error)))")
+                throw CommandLineError("\(destination): cannot read the folder (\(SystemError.reason(error)))")
             }
             if let first = entries.sorted().first {
-                throw CommandLineError("\(folder): holds \(first); --write-canaries writes only into a new or empty folder")
+                throw CommandLineError("\(destination): holds \(first); --write-canaries writes only into a new or empty folder")
             }
         }
+        let parent = PathText.parent(of: URL(fileURLWithPath: destination).standardizedFileURL.path)
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw CommandLineError("\(folder): cannot create the folder (\(SystemError.reason(error)))")
+            throw CommandLineError("\(parent): cannot create the folder (\(SystemError.reason(error)))")
         }
-        for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: folder) }
+        let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        staging = PathText.join(parent, name)
+        guard mkdir(staging, 0o777) == 0 else {
+            throw CommandLineError("\(destination): cannot create the folder (\(ImageFile.systemMessage(errno)))")
+        }
+        for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: staging) }
     }
 
-    /// The name of the canary of `kind` made from the pair at `path`: `path` less its
-    /// extension, then `--kind.png`.
+    /// The name of the canary of `kind` made from the pair at `path`: the path, then
+    /// `--kind.png` (`a.jpg` gives `a.jpg--faint-patch.png`, apart from `a.png`'s).
     static func name(for path: String, kind: Canaries.Kind) -> String {
-        let stem = path.lastIndex(of: ".").map { String(path[..<$0]) } ?? path
-        return "\(stem)--\(kind.rawValue).png"
+        "\(path)--\(kind.rawValue).png"
     }
 
-    /// Writes `reference` as `folder`/ref/NAME and `canary` as `folder`/new/NAME (``name(for:kind:)``).
-    static func write(
-        _ reference: RGBAImage, _ canary: RGBAImage, for path: String, kind: Canaries.Kind, into folder: String
-    ) throws(CommandLineError) {
-        let file = name(for: path, kind: kind)
+    /// Writes `reference` as ref/NAME and `canary` as new/NAME (``name(for:kind:)``); a name
+    /// already written is an error, never overwritten.
+    func write(_ reference: RGBAImage, _ canary: RGBAImage, for path: String, kind: Canaries.Kind) throws(CommandLineError) {
+        let file = Self.name(for: path, kind: kind)
         for (side, image) in [("ref", reference), ("new", canary)] {
-            let root = PathText.join(folder, side)
+            let root = PathText.join(staging, side)
             try SnapshotFolder.createFolders(for: file, under: root)
-            do {
-                try ImageFile.writePNG(image, to: PathText.join(root, file))
+            let shown = PathText.join(PathText.join(destination, side), file)
+            let bytes: [UInt8]
+            do throws(ImageCodecError) {
+                bytes = try PNGEncoder.encode(image)
             } catch {
-                throw CommandLineError(error.description)
+                throw CommandLineError("\(shown): \(error)")
+            }
+            do throws(ImageFileError) {
+                try ImageFile.create(bytes, at: PathText.join(root, file))
+            } catch {
+                throw CommandLineError("\(shown): \(error.error)")
             }
         }
+    }
+
+    /// Puts the canaries in place of `destination` (new, or an empty folder).
+    func commit() throws(CommandLineError) {
+        var status = stat()
+        if lstat(destination, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { rmdir(destination) }
+        guard rename(staging, destination) == 0 else {
+            let code = errno
+            discard()
+            throw CommandLineError("\(destination): cannot put the canaries in place (\(ImageFile.systemMessage(code)))")
+        }
+    }
+
+    /// Removes the staging folder.
+    func discard() {
+        try? FileManager.default.removeItem(atPath: staging)
     }
 }

@@ -110,14 +110,27 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
-        if let writeCanaries { try CanaryFolder.prepare(writeCanaries, apartFrom: [noiseDirectory, mustFail].compactMap { $0 }) }
-        let noise = try await measure(noiseDirectory, label: .noise)
+        let canaryFolder = try writeCanaries.map { path throws(CommandLineError) in
+            try CanaryFolder(path, apartFrom: [noiseDirectory, mustFail].compactMap { $0 })
+        }
+        do {
+            let status = try await tune(writingCanariesTo: canaryFolder)
+            try canaryFolder?.commit()
+            return status
+        } catch {
+            canaryFolder?.discard()
+            throw error
+        }
+    }
+
+    func tune(writingCanariesTo canaryFolder: CanaryFolder?) async throws(CommandLineError) -> Int32 {
+        let noise = try await measure(noiseDirectory, label: .noise, writingCanariesTo: canaryFolder)
         guard !noise.isEmpty else {
             throw CommandLineError("\(noiseDirectory): no pairs: no file in ref/ has a counterpart in new/")
         }
         var changes: [MeasuredPair] = []
         if let mustFail {
-            changes = try await measure(mustFail, label: .change)
+            changes = try await measure(mustFail, label: .change, writingCanariesTo: nil)
             guard !changes.isEmpty else {
                 throw CommandLineError("\(mustFail): no pairs: no file in ref/ has a counterpart in new/")
             }
@@ -159,7 +172,9 @@ struct TuneCommand: AsyncParsableCommand {
 
     /// Decodes, profiles and evaluates every pair under `directory`/ref and `directory`/new,
     /// making canaries from the first ``canaryPairs`` noise pairs.
-    func measure(_ directory: String, label: PairEvaluation.Label) async throws(CommandLineError) -> [MeasuredPair] {
+    func measure(
+        _ directory: String, label: PairEvaluation.Label, writingCanariesTo canaryFolder: CanaryFolder?
+    ) async throws(CommandLineError) -> [MeasuredPair] {
         try SnapshotFolder.requireDirectory(directory)
         let referenceRoot = PathText.join(directory, "ref"), newRoot = PathText.join(directory, "new")
         for root in [referenceRoot, newRoot] {
@@ -191,9 +206,7 @@ struct TuneCommand: AsyncParsableCommand {
                 var pair = Self.measured(path, label: label, reference: reference, actual: actual)
                 if canarySources.contains(path) {
                     let made = Canaries.make(reference: reference, actual: actual)
-                    if let writeCanaries {
-                        for (kind, image) in made { try CanaryFolder.write(reference, image, for: path, kind: kind, into: writeCanaries) }
-                    }
+                    for (kind, image) in made { try canaryFolder?.write(reference, image, for: path, kind: kind) }
                     pair.canaries = made.map { kind, image in
                         var canary = Self.measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
                         canary.source = path

@@ -529,7 +529,8 @@ final class RenderNoiseModelTests: XCTestCase {
                 let result = compare(reference, actual, options: structural)
                 XCTAssertFalse(result.match, "\(corpus)/\(name)")
                 judged += 1
-                if result.clusters?.filter(\.fails).allSatisfy(\.isolated) ?? false { isolated += 1 }
+                let failing = result.clusters?.filter(\.fails) ?? []
+                if !failing.isEmpty, failing.allSatisfy(\.isolated) { isolated += 1 }
             }
         }
         XCTAssertEqual(judged, 30)
@@ -563,7 +564,10 @@ final class RenderNoiseModelTests: XCTestCase {
         for corpus in renderCorpora {
             for name in try pairNames("noise", corpus: corpus) where kinds.contains(where: name.hasSuffix) {
                 let (reference, actual) = try pair("noise", name, corpus: corpus)
-                let strong = compare(reference, actual, options: structural).clusters?.filter { $0.maxDeltaE >= 20 && $0.pixels >= 8 } ?? []
+                let rule = StructuralRule()
+                let strong = compare(reference, actual, options: structural).clusters?.filter {
+                    $0.maxDeltaE >= IsolatedChange.highContrast(rule) && $0.pixels >= rule.minimumStrongClusterPixels
+                } ?? []
                 for cluster in strong.prefix(4) {
                     for margin in [8, 24, 48, 96] {
                         let box = cluster.boundingBox

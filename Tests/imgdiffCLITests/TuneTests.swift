@@ -118,9 +118,10 @@ final class TuneTests: XCTestCase {
             explanation.contains { $0.hasPrefix("--no-text-reflow: with the text model") && $0.contains("shifted-block") }, "\(explanation)")
     }
 
-    /// `--write-canaries DIR` writes every canary beside the reference it was painted on, as a
-    /// must-fail folder: each pair differs, the structural defaults fail each, and the folder
-    /// must be new or empty and apart from the folders tune reads.
+    /// `--write-canaries DIR` writes every canary as a must-fail pair, the noise pair's reference
+    /// beside its new image with the change painted in: each pair differs and the structural
+    /// defaults fail each. The folder must be new or empty and apart from the folders tune
+    /// reads, and a run that fails leaves none.
     func testCanariesAreWrittenAsAMustFailFolder() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-canaries-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -144,6 +145,9 @@ final class TuneTests: XCTestCase {
         XCTAssertEqual(inside.status, 2)
         XCTAssertTrue(inside.stderr.contains("overlaps \(noise), which tune reads"), inside.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: noise + "/canaries"))
+        let failed = try imgdiff("tune", work.appendingPathComponent("missing").path, "--write-canaries", work.appendingPathComponent("none").path)
+        XCTAssertEqual(failed.status, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), ["canaries"])
     }
 
     func testErrors() throws {
