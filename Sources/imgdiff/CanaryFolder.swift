@@ -36,27 +36,12 @@ struct CanaryFolder: Sendable {
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 throw CommandLineError("\(destination): not a folder; --write-canaries writes into a new or empty folder")
             }
-            let entries: [String]
-            do {
-                entries = try FileManager.default.contentsOfDirectory(atPath: destination)
-            } catch {
-                throw CommandLineError("\(destination): cannot read the folder (\(SystemError.reason(error)))")
-            }
-            if let first = entries.sorted().first {
+            if let first = try ReportFolder.entries(of: destination, for: destination).sorted().first {
                 throw CommandLineError("\(destination): holds \(first); --write-canaries writes only into a new or empty folder")
             }
         }
-        let parent = PathText.parent(of: URL(fileURLWithPath: destination).standardizedFileURL.path)
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw CommandLineError("\(parent): cannot create the folder (\(SystemError.reason(error)))")
-        }
-        let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        staging = PathText.join(parent, name)
-        guard mkdir(staging, 0o777) == 0 else {
-            throw CommandLineError("\(destination): cannot create the folder (\(ImageFile.systemMessage(errno)))")
-        }
+        staging = try ReportFolder.makeStagingFolder(
+            beside: URL(fileURLWithPath: destination).standardizedFileURL.path, for: destination)
         for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: staging) }
     }
 

@@ -35,19 +35,35 @@ struct ReportFolder {
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
         place = URL(fileURLWithPath: destination).standardizedFileURL.path
-        let parentFolder = PathText.parent(of: place)
         try Self.requireReplaceable(place, as: destination)
+        staging = try Self.makeStagingFolder(beside: place, for: destination)
+    }
+
+    /// The names in the folder `place`; `destination` names it in errors.
+    static func entries(of place: String, for destination: String) throws(CommandLineError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: place)
+        } catch {
+            throw CommandLineError("\(destination): cannot read the folder (\(SystemError.reason(error)))")
+        }
+    }
+
+    /// Creates a staging folder beside `place` (and `place`'s parent folders if missing), after
+    /// removing those that runs no longer alive left there; `destination` names it in errors.
+    static func makeStagingFolder(beside place: String, for destination: String) throws(CommandLineError) -> String {
+        let parentFolder = PathText.parent(of: place)
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
         } catch {
             throw CommandLineError("\(parentFolder): cannot create the folder (\(SystemError.reason(error)))")
         }
-        Self.removeAbandonedStagingFolders(in: parentFolder)
+        removeAbandonedStagingFolders(in: parentFolder)
         let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        staging = PathText.join(parentFolder, name)
+        let staging = PathText.join(parentFolder, name)
         guard mkdir(staging, 0o777) == 0 else {
-            throw CommandLineError("\(destination): cannot create the report folder (\(ImageFile.systemMessage(errno)))")
+            throw CommandLineError("\(destination): cannot create the folder (\(ImageFile.systemMessage(errno)))")
         }
+        return staging
     }
 
     /// The names an imgdiff report folder holds.
@@ -62,12 +78,7 @@ struct ReportFolder {
         guard status.st_mode & S_IFMT == S_IFDIR else {
             throw CommandLineError("\(destination): not a folder; choose another --out")
         }
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: place)
-        } catch {
-            throw CommandLineError("\(destination): cannot read the folder (\(SystemError.reason(error)))")
-        }
+        let entries = try Self.entries(of: place, for: destination)
         if let foreign = entries.sorted().first(where: { !reportEntries.contains($0) }) {
             throw CommandLineError(
                 "\(destination): holds \(foreign), which is not part of an imgdiff report, and the new report replaces the folder whole; choose another --out")
