@@ -27,7 +27,7 @@ enum IsolatedChange {
         let box = cluster.boundingBox
         guard cluster.maxDeltaE >= highContrast(rule), box.maxX - box.minX < largestSide, box.maxY - box.minY < largestSide,
             !isDisplaced(cluster, reference, actual, rule: rule),
-            hasUnchangedNeighbours(cluster.boundingBox, reference, actual, rule: rule)
+            hasUnchangedNeighbours(box, reference, actual, rule: rule)
         else { return nil }
         cluster.fails = true
         cluster.isolated = true
@@ -179,8 +179,7 @@ private struct DisplacementWindow {
                     high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
                 }
             }
-            let clamped = (r: min(max(colour.r, low.r), high.r), g: min(max(colour.g, low.g), high.g), b: min(max(colour.b, low.b), high.b))
-            return clamped == colour || labCache.cie94(colour, clamped) <= noiseDeltaE
+            return StructuralComparison.isBlend(colour, low: low, high: high, noiseDeltaE: noiseDeltaE, labCache: &labCache)
         }
         var count = 0
         for y in 0..<height {

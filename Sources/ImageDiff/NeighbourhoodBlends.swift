@@ -114,6 +114,17 @@ extension StructuralComparison {
             }
         }
         let pixel = PixelDelta.rgbOverWhite(image, (y * width + x) * 4)
+        return isBlend(pixel, low: low, high: high, noiseDeltaE: noiseDeltaE, labCache: &labCache)
+    }
+
+    /// Whether `pixel`, clamped channel by channel into `low`...`high` (the colours some
+    /// neighbourhood spans), moves by at most `noiseDeltaE` (CIE94): the one test of a blend of
+    /// neighbouring colours, whichever neighbourhood gives the range.
+    @inline(__always)
+    static func isBlend(
+        _ pixel: (r: UInt8, g: UInt8, b: UInt8), low: (r: UInt8, g: UInt8, b: UInt8), high: (r: UInt8, g: UInt8, b: UInt8),
+        noiseDeltaE: Double, labCache: inout LabCache
+    ) -> Bool {
         let clamped = (r: min(max(pixel.r, low.r), high.r), g: min(max(pixel.g, low.g), high.g), b: min(max(pixel.b, low.b), high.b))
         if clamped == pixel { return true }
         return labCache.cie94(pixel, clamped) <= noiseDeltaE
@@ -215,11 +226,9 @@ struct NeighbourhoodRows {
         _ pixel: (r: UInt8, g: UInt8, b: UInt8), within range: (low: UnsafeMutablePointer<UInt8>, high: UnsafeMutablePointer<UInt8>),
         noiseDeltaE: Double, labCache: inout LabCache
     ) -> Bool {
-        let clamped = (
-            r: min(max(pixel.r, range.low[0]), range.high[0]), g: min(max(pixel.g, range.low[1]), range.high[1]),
-            b: min(max(pixel.b, range.low[2]), range.high[2]))
-        if clamped == pixel { return true }
-        return labCache.cie94(pixel, clamped) <= noiseDeltaE
+        StructuralComparison.isBlend(
+            pixel, low: (range.low[0], range.low[1], range.low[2]), high: (range.high[0], range.high[1], range.high[2]),
+            noiseDeltaE: noiseDeltaE, labCache: &labCache)
     }
 
     /// Channel minima and maxima within `radius` rows and columns of each pixel of `columns`.

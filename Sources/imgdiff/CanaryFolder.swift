@@ -41,7 +41,7 @@ struct CanaryFolder: Sendable {
             }
         }
         staging = try ReportFolder.makeStagingFolder(
-            beside: URL(fileURLWithPath: destination).standardizedFileURL.path, for: destination)
+            beside: URL(fileURLWithPath: destination).standardizedFileURL.path, for: destination, naming: "the folder")
         for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: staging) }
     }
 
@@ -51,25 +51,32 @@ struct CanaryFolder: Sendable {
         "\(path)--\(kind.rawValue).png"
     }
 
-    /// Writes `reference` as ref/NAME and `canary` as new/NAME (``name(for:kind:)``); a name
-    /// already written is an error, never overwritten.
-    func write(_ reference: RGBAImage, _ canary: RGBAImage, for path: String, kind: Canaries.Kind) throws(CommandLineError) {
-        let file = Self.name(for: path, kind: kind)
-        for (side, image) in [("ref", reference), ("new", canary)] {
-            let root = PathText.join(staging, side)
-            try SnapshotFolder.createFolders(for: file, under: root)
-            let shown = PathText.join(PathText.join(destination, side), file)
-            let bytes: [UInt8]
-            do throws(ImageCodecError) {
-                bytes = try PNGEncoder.encode(image)
-            } catch {
-                throw CommandLineError("\(shown): \(error)")
+    /// Writes each canary of `canaries` as new/NAME beside `reference` as ref/NAME
+    /// (``name(for:kind:)``), the reference encoded once; a name already written is an error,
+    /// never overwritten.
+    func write(_ reference: RGBAImage, canaries: [(kind: Canaries.Kind, image: RGBAImage)], for path: String) throws(CommandLineError) {
+        guard !canaries.isEmpty else { return }
+        let referenceBytes = try encode(reference, shownAs: PathText.join(PathText.join(destination, "ref"), path))
+        for (kind, image) in canaries {
+            let file = Self.name(for: path, kind: kind)
+            let canaryBytes = try encode(image, shownAs: PathText.join(PathText.join(destination, "new"), file))
+            for (side, bytes) in [("ref", referenceBytes), ("new", canaryBytes)] {
+                let root = PathText.join(staging, side)
+                try SnapshotFolder.createFolders(for: file, under: root)
+                do throws(ImageFileError) {
+                    try ImageFile.create(bytes, at: PathText.join(root, file))
+                } catch {
+                    throw CommandLineError("\(PathText.join(PathText.join(destination, side), file)): \(error.error)")
+                }
             }
-            do throws(ImageFileError) {
-                try ImageFile.create(bytes, at: PathText.join(root, file))
-            } catch {
-                throw CommandLineError("\(shown): \(error.error)")
-            }
+        }
+    }
+
+    private func encode(_ image: RGBAImage, shownAs path: String) throws(CommandLineError) -> [UInt8] {
+        do throws(ImageCodecError) {
+            return try PNGEncoder.encode(image)
+        } catch {
+            throw CommandLineError("\(path): \(error)")
         }
     }
 

@@ -36,7 +36,7 @@ struct ReportFolder {
         self.destination = destination
         place = URL(fileURLWithPath: destination).standardizedFileURL.path
         try Self.requireReplaceable(place, as: destination)
-        staging = try Self.makeStagingFolder(beside: place, for: destination)
+        staging = try Self.makeStagingFolder(beside: place, for: destination, naming: "the report folder")
     }
 
     /// The names in the folder `place`; `destination` names it in errors.
@@ -49,8 +49,9 @@ struct ReportFolder {
     }
 
     /// Creates a staging folder beside `place` (and `place`'s parent folders if missing), after
-    /// removing those that runs no longer alive left there; `destination` names it in errors.
-    static func makeStagingFolder(beside place: String, for destination: String) throws(CommandLineError) -> String {
+    /// removing those that runs no longer alive left there; errors name `destination` and call
+    /// it `naming` ("the report folder").
+    static func makeStagingFolder(beside place: String, for destination: String, naming: String) throws(CommandLineError) -> String {
         let parentFolder = PathText.parent(of: place)
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
@@ -61,7 +62,7 @@ struct ReportFolder {
         let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let staging = PathText.join(parentFolder, name)
         guard mkdir(staging, 0o777) == 0 else {
-            throw CommandLineError("\(destination): cannot create the folder (\(ImageFile.systemMessage(errno)))")
+            throw CommandLineError("\(destination): cannot create \(naming) (\(ImageFile.systemMessage(errno)))")
         }
         return staging
     }

@@ -206,7 +206,7 @@ struct TuneCommand: AsyncParsableCommand {
                 var pair = Self.measured(path, label: label, reference: reference, actual: actual)
                 if canarySources.contains(path) {
                     let made = Canaries.make(reference: reference, actual: actual)
-                    for (kind, image) in made { try canaryFolder?.write(reference, image, for: path, kind: kind) }
+                    try canaryFolder?.write(reference, canaries: made, for: path)
                     pair.canaries = made.map { kind, image in
                         var canary = Self.measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
                         canary.source = path
