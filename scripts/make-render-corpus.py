@@ -86,6 +86,11 @@ shortcuts, cart) and seventeen more changes, written after render-blind5 had bee
 changed on it (the isolated-change rule), and committed before any mode was run on them
 (Fixtures/render-blind6 is `--blind6 --out Fixtures/render-blind6`).
 
+With --blind7 it writes a seventh blind set the same way: five more pages (upload, places,
+appearance, release, ticket) and seventeen more changes, written after the sixth blind set had been
+measured and rules changed on it (LCD text on coloured text and grounds), and committed before any
+mode was run on them (Fixtures/render-blind7 is `--blind7 --out Fixtures/render-blind7`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -95,6 +100,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind4 --out DIR
        scripts/make-render-corpus.py --blind5 --out DIR
        scripts/make-render-corpus.py --blind6 --out DIR
+       scripts/make-render-corpus.py --blind7 --out DIR
 """
 import argparse
 import os
@@ -1515,6 +1521,227 @@ BLIND6_CHANGES = [
     ("cart", "text-colour", ".nm span { font-size: 10px; color: #777; }", ".nm span { font-size: 10px; color: #888; }", "display-p3"),
 ]
 
+# A seventh blind set, written after the sixth was measured and rules were changed on it (LCD text on
+# coloured text and grounds): five more pages and seventeen more changes, committed before any mode
+# was run on them.
+BLIND7_PAGES = {
+    "upload": """
+<style>
+.up { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: center; margin-bottom: 6px; }
+.ttl { font-size: 13px; font-weight: bold; color: #222; }
+.x { margin-left: auto; font-size: 15px; line-height: 12px; color: #888; }
+.dz { border: 1px dashed #9db7ea; border-radius: 7px; background: #f5f8ff; padding: 6px 0; text-align: center; }
+.ar { display: block; position: relative; width: 16px; height: 13px; margin: 0 auto 2px; }
+.ar::before { content: ""; position: absolute; left: 7px; top: 2px; width: 2px; height: 11px; background: #2a6df4; }
+.ar::after { content: ""; position: absolute; left: 4px; top: 2px; width: 6px; height: 6px; border: solid #2a6df4; border-width: 2px 0 0 2px;
+             transform: rotate(45deg); }
+.dz b { font-weight: normal; color: #333; }
+.dz a { color: #2a6df4; }
+.hint { font-size: 10px; color: #888; margin-top: 1px; }
+.f { display: flex; align-items: center; padding: 5px 0; border-bottom: 1px solid #e6e8ec; }
+.ty { width: 26px; height: 16px; border-radius: 3px; color: #fff; font-size: 8px; font-weight: bold; font-style: normal; line-height: 16px;
+      text-align: center; margin-right: 8px; flex: none; }
+.png { background: #7b4ee0; } .pdf { background: #d93838; } .jpg { background: #e07b39; }
+.nm { flex: 1; }
+.nm b { display: block; font-weight: normal; color: #222; }
+.nm span { font-size: 10px; color: #888; }
+.nm .err { color: #c62828; }
+.pg { height: 4px; border-radius: 2px; background: #e6e8ec; margin-top: 4px; }
+.pg div { width: 64%; height: 4px; border-radius: 2px; background: #2a6df4; }
+.ok { width: 14px; height: 14px; border-radius: 7px; background: #1f9d55; position: relative; flex: none; margin-left: 10px; }
+.ok::after { content: ""; position: absolute; left: 5px; top: 2px; width: 2px; height: 6px; border: solid #fff; border-width: 0 2px 2px 0;
+             transform: rotate(45deg); }
+.pc { width: 34px; flex: none; text-align: right; font: 10px "DejaVu Sans Mono"; color: #555; }
+.rt { margin-left: 10px; font-size: 10px; color: #2a6df4; }
+.ft { display: flex; align-items: center; margin-top: 8px; }
+.rd { font-size: 10px; color: #777; }
+.cn { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 10px; background: #fff; color: #333; }
+.go { margin-left: 6px; background: #0f7b8a; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+</style>
+<div class="up"><div class="hd"><span class="ttl">Upload files</span><span class="x">&times;</span></div>
+<div class="dz"><i class="ar"></i><b>Drag files here or <a href="#">browse</a></b><div class="hint">PNG, JPG or PDF, up to 25 MB each</div></div>
+<div class="f"><i class="ty png">PNG</i><div class="nm"><b>checkout--dark@2x.png</b><span>1.8 MB &middot; uploaded</span></div><i class="ok" id="k1"></i></div>
+<div class="f" id="f2"><i class="ty pdf">PDF</i><div class="nm"><b>style-guide-v3.pdf</b><div class="pg"><div></div></div></div><span class="pc">64%</span></div>
+<div class="f"><i class="ty jpg">JPG</i><div class="nm"><b>hero-banner.jpg</b><span class="err">Upload failed: connection lost</span></div><span class="rt">Retry</span></div>
+<div class="ft"><span class="rd">2 of 3 files ready</span><span class="cn">Cancel</span><span class="go">Upload 3 files</span></div></div>
+""",
+    "places": """
+<style>
+.pl { display: flex; height: 240px; font-size: 11px; }
+.sb { width: 212px; flex: none; border-right: 1px solid #c5cad3; padding: 8px 10px; }
+.q { display: flex; align-items: center; border: 1px solid #ccd1d9; border-radius: 13px; height: 24px; padding: 0 9px; color: #333; }
+.mg { width: 9px; height: 9px; border: 2px solid #777; border-radius: 6px; margin-right: 6px; flex: none; }
+.chips { margin: 6px 0 3px; white-space: nowrap; }
+.chip { display: inline-block; font-size: 9px; border: 1px solid #d6dae1; border-radius: 9px; padding: 1px 7px; margin-right: 2px; color: #555; }
+.chip.on { background: #2b3340; border-color: #2b3340; color: #fff; }
+.p { padding: 5px 0; border-bottom: 1px solid #eef0f3; line-height: 1.35; }
+.p b { display: block; font-size: 12px; color: #222; }
+.km { float: right; font-size: 10px; color: #888; }
+.rt { color: #9a5b00; font-weight: bold; }
+.rt i { font-style: normal; font-weight: normal; color: #f0a020; }
+.cnt, .ty { font-size: 10px; color: #888; }
+.op { font-size: 10px; color: #1a7f37; }
+.cl { font-size: 10px; color: #c25400; }
+.map { flex: 1; position: relative; background: #e8efe4; overflow: hidden; }
+.map i { position: absolute; }
+.rd { background: #fff; }
+.mw { background: #fbe3a6; }
+.wt { background: #b9d3ee; }
+.pk { background: #c8e2b9; border-radius: 5px; }
+.map span { position: absolute; font-size: 9px; font-style: italic; color: #6b7686; }
+.pin { width: 16px; height: 16px; border-radius: 50% 50% 50% 0; transform: rotate(-45deg); background: #d93838; }
+.pin::after { content: ""; position: absolute; left: 5px; top: 5px; width: 6px; height: 6px; border-radius: 3px; background: #fff; }
+.zm { position: absolute; right: 8px; bottom: 10px; width: 22px; background: #fff; border: 1px solid #c5cad3; border-radius: 4px;
+      text-align: center; font-size: 13px; line-height: 20px; color: #444; }
+.zm div + div { border-top: 1px solid #c5cad3; }
+</style>
+<div class="pl"><div class="sb"><div class="q"><i class="mg"></i>coffee near Stockbridge</div>
+<div class="chips"><span class="chip on">Caf&eacute;s</span><span class="chip">Open now</span><span class="chip">Top rated</span></div>
+<div class="p"><span class="km">0.3 km</span><b>Fortitude Coffee</b><span class="rt">4.7 <i>&#9733;</i></span> <span class="cnt">(318)</span> <span class="ty">&middot; Caf&eacute; &middot; &pound;&pound;</span><div class="op">Open until 18:00</div></div>
+<div class="p"><span class="km">0.6 km</span><b>The Pantry</b><span class="rt">4.5 <i>&#9733;</i></span> <span class="cnt">(1,042)</span> <span class="ty">&middot; Brunch &middot; &pound;&pound;</span><div class="cl">Closes soon &middot; 15:30</div></div>
+<div class="p"><span class="km">0.9 km</span><b>Lowdown Coffee</b><span class="rt">4.8 <i>&#9733;</i></span> <span class="cnt">(576)</span> <span class="ty">&middot; Caf&eacute; &middot; &pound;</span><div class="op">Open until 17:00</div></div>
+<div class="p"><span class="km">1.2 km</span><b>Artisan Roast</b><span class="rt">4.4 <i>&#9733;</i></span> <span class="cnt">(890)</span> <span class="ty">&middot; Caf&eacute; &middot; &pound;</span><div class="op">Open until 20:00</div></div>
+</div>
+<div class="map"><i class="pk" style="left:84px;top:14px;width:40px;height:46px"></i><i class="wt" style="left:-10px;top:176px;width:170px;height:80px;border-radius:0 60px 0 0"></i>
+<i class="rd" style="left:0;right:0;top:70px;height:5px"></i><i class="rd" style="left:70px;top:0;bottom:0;width:4px"></i>
+<i class="mw" style="left:-20px;top:132px;width:200px;height:6px;transform:rotate(-18deg)"></i><i class="rd" style="left:20px;top:0;height:70px;width:3px"></i>
+<span style="left:88px;top:62px">Inverleith</span><span style="left:10px;top:196px">Water of Leith</span>
+<i class="pin" style="left:36px;top:88px"></i>
+<div class="zm"><div>+</div><div>&minus;</div></div></div></div>
+""",
+    "appearance": """
+<style>
+.ap { display: flex; height: 240px; font-size: 11px; }
+.nav { width: 96px; flex: none; background: #1f2430; padding: 10px 0; }
+.brand { display: flex; align-items: center; color: #fff; font-weight: bold; font-size: 12px; padding: 0 10px 8px; }
+.brand i { width: 12px; height: 12px; border-radius: 3px; background: #4c8dff; margin-right: 6px; flex: none; }
+.ni { color: #aab1bd; padding: 4px 12px; }
+.ni.on { color: #fff; background: #2e3544; box-shadow: inset 3px 0 #4c8dff; }
+.ni b { float: right; font-size: 9px; font-weight: normal; background: #e8553f; color: #fff; border-radius: 7px; padding: 0 5px; margin-top: 1px; }
+.main { flex: 1; padding: 8px 14px; }
+.ttl { font-size: 14px; font-weight: bold; color: #222; }
+.sub { font-size: 10px; color: #777; margin: 1px 0 6px; }
+.lb { font-size: 10px; font-weight: bold; color: #555; margin-bottom: 4px; }
+.th { display: flex; gap: 7px; margin-bottom: 7px; }
+.tc { width: 68px; border: 1px solid #d6dae1; border-radius: 6px; padding: 4px; font-size: 10px; color: #333; text-align: center; }
+.tc.on { border: 2px solid #2a6df4; padding: 3px; color: #1d4fb8; font-weight: bold; }
+.pv { height: 26px; border-radius: 3px; margin-bottom: 2px; position: relative; }
+.pv.lt { background: #f3f5f8; } .pv.dk { background: #262b36; } .pv.sy { background: linear-gradient(90deg, #f3f5f8 50%, #262b36 50%); }
+.pv i { position: absolute; left: 5px; top: 6px; width: 24px; height: 4px; border-radius: 2px; }
+.pv i + i { top: 14px; width: 40px; }
+.lt i { background: #c5cad3; } .dk i { background: #4a5263; } .sy i { background: #8a94a3; }
+.sw { display: flex; gap: 9px; margin: 0 0 7px 3px; }
+.c { width: 16px; height: 16px; border-radius: 8px; position: relative; }
+.c.on { box-shadow: 0 0 0 2px #fff, 0 0 0 3px #2a6df4; }
+.c.on::after { content: ""; position: absolute; left: 6px; top: 3px; width: 2px; height: 6px; border: solid #fff; border-width: 0 2px 2px 0;
+               transform: rotate(45deg); }
+.row { display: flex; align-items: center; padding: 4px 0; border-top: 1px solid #eef0f3; }
+.row div { flex: 1; }
+.row b { display: block; font-weight: normal; color: #222; }
+.row span { font-size: 10px; color: #888; }
+.tg { width: 28px; height: 16px; border-radius: 8px; background: #ccd0d6; position: relative; flex: none; }
+.tg.on { background: #2a6df4; }
+.tg::after { content: ""; position: absolute; top: 2px; left: 2px; width: 12px; height: 12px; border-radius: 6px; background: #fff; }
+.tg.on::after { left: 14px; }
+</style>
+<div class="ap"><div class="nav"><div class="brand"><i></i>Harbor</div>
+<div class="ni">Profile</div><div class="ni">Account</div><div class="ni on">Appearance</div><div class="ni">Alerts<b>3</b></div><div class="ni">Billing</div><div class="ni">Security</div></div>
+<div class="main"><div class="ttl">Appearance</div><div class="sub">How the dashboard looks on this device.</div>
+<div class="lb">Theme</div>
+<div class="th"><div class="tc on"><div class="pv lt"><i></i><i></i></div>Light</div><div class="tc"><div class="pv dk"><i></i><i></i></div>Dark</div><div class="tc" id="t3"><div class="pv sy"><i></i><i></i></div>System</div></div>
+<div class="lb">Accent colour</div>
+<div class="sw"><i class="c on" style="background:#2a6df4"></i><i class="c" style="background:#7b4ee0"></i><i class="c" style="background:#1f9d55"></i><i class="c" style="background:#e07b39"></i><i class="c" style="background:#d93838"></i><i class="c" style="background:#e0457b"></i></div>
+<div class="row"><div><b>Compact sidebar</b><span>Show icons only below 1280 px</span></div><i class="tg on"></i></div>
+<div class="row"><div><b>Reduce motion</b><span>Turn off animated transitions</span></div><i class="tg"></i></div>
+</div></div>
+""",
+    "release": """
+<style>
+.rl { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: baseline; padding-bottom: 4px; border-bottom: 1px solid #d6dae1; }
+.v { font-size: 15px; font-weight: bold; color: #222; }
+.lt { margin-left: 6px; font-size: 9px; border: 1px solid #1f9d55; color: #1a7f37; border-radius: 8px; padding: 0 6px; }
+.dt { margin-left: auto; font-size: 10px; color: #888; }
+.sec { display: flex; align-items: flex-start; margin-top: 6px; }
+.tag { width: 52px; flex: none; font-size: 9px; font-weight: bold; color: #fff; border-radius: 3px; text-align: center; padding: 1px 0; margin-top: 1px; }
+.add { background: #1f9d55; } .fix { background: #2a6df4; } .brk { background: #d93838; }
+ul { margin: 0 0 0 6px; padding: 0 0 0 13px; color: #333; line-height: 1.45; }
+code { font: 10px "DejaVu Sans Mono"; background: #f1f2f4; border-radius: 3px; padding: 0 3px; color: #b42a6a; }
+.gh { color: #888; font-size: 10px; }
+.ft { display: flex; align-items: center; margin-top: 8px; padding-top: 6px; border-top: 1px solid #eef0f3; font-size: 10px; color: #777; }
+.avs { display: flex; margin: 0 5px 0 10px; }
+.av { width: 16px; height: 16px; border-radius: 8px; margin-left: -4px; border: 2px solid #fff; }
+.ft a { margin-left: auto; color: #2a6df4; }
+</style>
+<div class="rl"><div class="hd"><span class="v">v2.14.0</span><span class="lt">Latest</span><span class="dt">Released 12 May 2026</span></div>
+<div class="sec"><span class="tag add">Added</span><ul><li><code>--max-shift</code> for moved elements <span class="gh">#812</span></li><li>Side-by-side view in the HTML report</li></ul></div>
+<div class="sec"><span class="tag fix">Fixed</span><ul><li>Crash on 16-bit PNGs with an sRGB chunk <span class="gh">#798</span></li><li>Wrong colours in the report on Safari</li><li>Slow startup with many baselines</li></ul></div>
+<div class="sec"><span class="tag brk">Breaking</span><ul><li><code>--fuzz</code> now takes a percentage, not levels</li></ul></div>
+<div class="ft">Contributors<span class="avs"><i class="av" style="background:#e0457b"></i><i class="av" style="background:#f0a020"></i><i class="av" style="background:#3c8de0"></i></span>+4 more<a href="#">Compare v2.13.3...v2.14.0</a></div></div>
+""",
+    "ticket": """
+<style>
+.top { display: flex; align-items: center; height: 30px; background: #24292f; padding: 0 12px; font-size: 11px; }
+.lg { color: #fff; font-weight: bold; font-size: 12px; }
+.tn { margin-left: 14px; color: #9da5b0; }
+.tn.on { color: #fff; }
+.sr { margin-left: auto; width: 96px; height: 18px; border-radius: 4px; background: #3a4049; font-size: 10px; color: #9da5b0; padding: 2px 7px; }
+.tk { margin: 7px 12px; font-size: 11px; }
+.tt { font-size: 13px; font-weight: bold; color: #222; }
+.tt span { font-weight: normal; color: #888; }
+.meta { display: flex; align-items: center; margin: 4px 0 7px; font-size: 10px; color: #777; }
+.st { border-radius: 8px; padding: 0 7px; margin-right: 5px; }
+.open { background: #fff1d6; color: #9a5b00; }
+.hi { background: #fdecec; color: #c62828; }
+.as { margin-left: auto; display: flex; align-items: center; color: #333; }
+.as i { width: 16px; height: 16px; border-radius: 8px; background: #7b4ee0; margin-right: 4px; }
+.msg { border: 1px solid #dfe2e6; border-radius: 6px; }
+.mh { display: flex; font-size: 10px; color: #777; background: #f6f8fa; padding: 3px 8px; border-bottom: 1px solid #dfe2e6; border-radius: 6px 6px 0 0; }
+.mh b { color: #2a6df4; margin-right: 5px; }
+.mh span { margin-left: auto; }
+.mb { padding: 5px 8px; color: #333; line-height: 1.4; }
+.nt { margin-top: 6px; background: #fff8db; border: 1px solid #f0d98a; border-radius: 6px; padding: 4px 8px; font-size: 10px; color: #6b5300; }
+.ft { display: flex; align-items: center; margin-top: 7px; }
+.ft a { color: #2a6df4; font-size: 10px; }
+.cl { margin-left: auto; border: 1px solid #b9bfca; border-radius: 5px; padding: 3px 9px; background: #f6f8fa; color: #333; }
+.sd { margin-left: 6px; background: #1f883d; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+</style>
+<div class="top"><span class="lg">Helpdesk</span><span class="tn on">Tickets</span><span class="tn">Customers</span><span class="sr">Search tickets</span></div>
+<div class="tk"><div class="tt">Export to PDF cuts off wide tables <span>#4821</span></div>
+<div class="meta"><span class="st open">Open</span><span class="st hi">High</span>Opened 2 hours ago by Priya Nair<span class="as"><i></i>Tomas V.</span></div>
+<div class="msg"><div class="mh"><b>Priya Nair</b>priya@harbor.dev<span>10:14</span></div>
+<div class="mb">When I export the quarterly report, every table wider than the page loses its last two columns. It worked last week.</div></div>
+<div class="nt"><b>Internal note:</b> likely the new page-break code, see #4790.</div>
+<div class="ft"><a href="#">Add attachment</a><span class="cl">Close ticket</span><span class="sd">Send reply</span></div></div>
+""",
+}
+
+BLIND7_CHANGES = [
+    ("upload", "word", "<span class=\"go\">Upload 3 files</span>", "<span class=\"go\">Upload 2 files</span>", "generic-rgb"),
+    ("upload", "button-colour", ".go { margin-left: 6px; background: #0f7b8a;", ".go { margin-left: 6px; background: #1f8b9a;", "jpeg-q90"),
+    ("upload", "border-removed", "<div class=\"f\" id=\"f2\">", "<div class=\"f\" id=\"f2\" style=\"border-color:transparent\">", "jpeg-q95"),
+    ("upload", "icon-removed", "<i class=\"ok\" id=\"k1\"></i>", "<i class=\"ok\" id=\"k1\" style=\"visibility:hidden\"></i>", "other-machine"),
+    ("places", "word", "<div class=\"op\">Open until 18:00</div>", "<div class=\"op\">Open until 19:00</div>", "no-subpixel-pos"),
+    ("places", "text-colour", ".cl { font-size: 10px; color: #c25400; }", ".cl { font-size: 10px; color: #d26410; }", "hinting-none"),
+    ("places", "moved-2px", "<i class=\"pin\" style=\"left:36px;top:88px\"></i>", "<i class=\"pin\" style=\"left:38px;top:88px\"></i>",
+     "hinting-medium"),
+    ("appearance", "text-colour", ".ni { color: #aab1bd;", ".ni { color: #bac1cd;", "hinting-full"),
+    ("appearance", "border-removed", "<div class=\"tc\" id=\"t3\">", "<div class=\"tc\" id=\"t3\" style=\"border-color:transparent\">",
+     "lcd-text"),
+    ("appearance", "icon-removed", "<i class=\"c\" style=\"background:#e07b39\"></i>", "<i class=\"c\" style=\"background:#e07b39;visibility:hidden\"></i>",
+     "swiftshader"),
+    ("appearance", "letter-spacing", "<span>Turn off animated transitions</span>",
+     "<span style=\"letter-spacing:0.5px\">Turn off animated transitions</span>", "display-p3"),
+    ("release", "word", "in the report on Safari", "in the report on Firefox", "generic-rgb"),
+    ("release", "button-colour", ".fix { background: #2a6df4; }", ".fix { background: #3a7df4; }", "jpeg-q90"),
+    ("release", "moved-2px", "<span class=\"gh\">#798</span>", "<span class=\"gh\" style=\"margin-left:2px\">#798</span>", "jpeg-q95"),
+    ("ticket", "word", "loses its last two columns", "loses its last three columns", "other-machine"),
+    ("ticket", "text-colour", ".open { background: #fff1d6; color: #9a5b00; }", ".open { background: #fff1d6; color: #aa6b10; }",
+     "no-subpixel-pos"),
+    ("ticket", "button-colour", ".sd { margin-left: 6px; background: #1f883d;", ".sd { margin-left: 6px; background: #2f984d;", "hinting-none"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -1630,19 +1857,19 @@ def main():
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
-                 "blind6": (BLIND6_PAGES, BLIND6_CHANGES)}
+                 "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
-                       ("blind6", "the sixth blind set")]:
+                       ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5 and --blind6 write another "
-                     "corpus: give --out")
+        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5, --blind6 and --blind7 write "
+                     "another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -1708,6 +1935,8 @@ LATER_BLIND_SETS = {
     "blind4": ("fourth", "the third blind set had been measured and a rule changed on it"),
     "blind5": ("fifth", "the fourth blind set had been measured and rules changed on it"),
     "blind6": ("sixth", "the fifth blind set had been measured and rules changed on it (the isolated-change rule)"),
+    "blind7": ("seventh", "the sixth blind set had been measured and rules changed on it (LCD text on coloured text "
+                          "and grounds)"),
 }
 
 
@@ -1725,7 +1954,8 @@ def later_blind_heading(held, chromium, folder):
             f"default (ref) and under every noise (new), and each change alone and with its new side under one "
             f"noise. Rerun:")
     return [f"# Browser renders: {ordinal} blind set", "", f"Made by `scripts/make-render-corpus.py --{held}` with",
-            f"{chromium},", *textwrap.wrap(text, 95), "", f"    scripts/make-render-corpus.py --{held} --out {folder}", "",
+            f"{chromium},", *textwrap.wrap(text, 95, break_on_hyphens=False), "",
+            f"    scripts/make-render-corpus.py --{held} --out {folder}", "",
             "`noise/` pairs must pass, `changes/` pairs must fail. Max delta is the largest per-channel",
             "difference (0-255); pixels, those with any channel different (of 86,400).", ""]
 
