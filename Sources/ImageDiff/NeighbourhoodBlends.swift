@@ -6,7 +6,7 @@
 extension StructuralComparison {
     /// `candidates` less the pixels that a blend of neighbouring colours explains (see
     /// ``isNeighbourhoodBlend``), in both directions, or a kept local mean (``keepsLocalMean``;
-    /// with `subpixelText`, over 5 × 3 pixels as well where the reference holds gray text).
+    /// with `subpixelText`, over 5 × 3 pixels as well).
     /// With the `vectorized` kernel, each row's ranges and sums are made at once
     /// (``NeighbourhoodRows``), and the plain tests answer only where a neighbourhood is not
     /// opaque.
@@ -43,7 +43,6 @@ extension StructuralComparison {
                                         || keepsLocalMean(a, b, geometry, noiseDeltaE: noise, labCache: &labCache))
                                 if explained
                                     || (subpixelText
-                                        && SubpixelText.grayInkAndBackground(around: x, y, in: a, width: width, height: height) != nil
                                         && keepsLocalMean(a, b, geometry, reach: (2, 1), noiseDeltaE: noise, labCache: &labCache))
                                 {
                                     row[x] = 0

@@ -18,9 +18,10 @@
 /// When the page's solid colours moved together as colour management moves them (another
 /// display profile), the reference is first drawn through the fitted conversion
 /// (``ColourDrift``), and the rest is judged against that. When one image drew its text with
-/// LCD anti-aliasing and the other in grayscale, the LCD image's gray text is first redrawn in
-/// grayscale (``SubpixelText``); a 5 × 3 neighbourhood's mean then also explains a pixel of
-/// gray text, as LCD filtering spreads a stem's ink sideways.
+/// LCD anti-aliasing and the other in grayscale, the LCD image's text is first redrawn in
+/// grayscale (``SubpixelText``); a 5 × 3 neighbourhood's mean then also explains a pixel, as
+/// LCD filtering spreads a stem's ink sideways, except where the grayscale image covers the
+/// pixel and both its sides alike, which LCD draws the same.
 /// Differing pixels at most two pixels apart form one cluster. A cluster fails the pair when
 /// it holds at least `minimumClusterPixels`, or when it is at least
 /// `minimumStrongClusterPixels` large and differs by `strongDeltaE` or more somewhere, unless
@@ -301,11 +302,11 @@ package enum StructuralComparison {
                 (recompression, recompressed) = (nil, false)
             }
         }
-        // An LCD pair as drawn, before its gray text is redrawn: its coherent changes are judged
+        // An LCD pair as drawn, before its text is redrawn: its coherent changes are judged
         // on it, as the redraw keeps ink lightness, not ink colour.
-        var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage)?
+        var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage, text: SubpixelText)?
         if differs, !recompressed, let marked = result.mask, let text = SubpixelText(reference, actual, marked: marked, bands: options.bands) {
-            asDrawn = (marked, reference, actual)
+            asDrawn = (marked, reference, actual, text)
             (reference, actual) = text.grayscaled(reference, actual)
             result = ComparisonEngine(reference: reference, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             result.metric = .structural(rule)
@@ -325,8 +326,9 @@ package enum StructuralComparison {
         marked.keepCounted()
         let (width, height) = (marked.width, marked.height)
         // Consumed, so that the blends clear the mask in place rather than in a copy.
-        let unexplained = withoutNeighbourhoodBlends(
+        var unexplained = withoutNeighbourhoodBlends(
             consume marked, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
+        asDrawn?.text.markingEvenlyCovered(in: &unexplained, candidates: candidates, reference, actual)
         var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, bands: options.bands)
         // Another hinting sets text again: words moved along their lines are explained, on a page
         // where that happened on several lines.
@@ -796,10 +798,13 @@ package enum StructuralComparison {
     /// ``solidInkPixels`` pixels within one L* of it). LCD text moves its ink a third of a pixel
     /// aside and tints its edges, so which pixels are darkest changes, but a stem fully covered
     /// stays the ink's colour; thin text, which neither image covers fully anywhere, is left to
-    /// the other rules.
+    /// the other rules. Only gray text is judged so (``holdsGrayText``): on coloured ground the
+    /// fringes reach darker and lighter than ink and ground, three pixels alike among them, and
+    /// its changes of ink are left to ``SubpixelText/markingEvenlyCovered(in:candidates:_:_:)``.
     static func movesInk(
         of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
     ) -> Bool {
+        guard holdsGrayText(box, reference) || holdsGrayText(box, actual) else { return false }
         /// The darkest and the lightest L*, each nil unless held by enough pixels.
         func solidExtremes(_ image: RGBAImage) -> (darkest: Double?, lightest: Double?) {
             image.pixels.withUnsafeBufferPointer { pixels in
@@ -823,6 +828,26 @@ package enum StructuralComparison {
             return abs(first - second) > rule.noiseDeltaE
         }
         return moved(before.darkest, after.darkest) || moved(before.lightest, after.lightest)
+    }
+
+    /// Whether the darkest and the lightest colour of `box` in `image` (by the sum of their
+    /// channels) are both near-gray (chroma at most ``SubpixelText/textChroma``).
+    static func holdsGrayText(_ box: PixelRect, _ image: RGBAImage) -> Bool {
+        image.pixels.withUnsafeBufferPointer { pixels in
+            guard let base = pixels.baseAddress else { return false }
+            var (darkest, lightest) = (SIMD3<Int>(repeating: 255), SIMD3<Int>(repeating: 0))
+            var (darkestSum, lightestSum) = (Int.max, Int.min)
+            for y in box.minY...box.maxY {
+                for x in box.minX...box.maxX {
+                    let k = (y * image.width + x) * 4
+                    let colour = SIMD3(Int(base[k]), Int(base[k + 1]), Int(base[k + 2]))
+                    let sum = colour.x + colour.y + colour.z
+                    if sum < darkestSum { (darkest, darkestSum) = (colour, sum) }
+                    if sum > lightestSum { (lightest, lightestSum) = (colour, sum) }
+                }
+            }
+            return SubpixelText.chroma(darkest) <= SubpixelText.textChroma && SubpixelText.chroma(lightest) <= SubpixelText.textChroma
+        }
     }
 
     /// Pixels that make an ink or a background solid in ``movesInk(of:_:_:rule:labCache:)``: a

@@ -14,15 +14,17 @@
 /// ``textChroma``), warm and cool fringes each at least ``balance`` of them. A coloured icon
 /// laid over gray, or a gray element recoloured, adds one hue, not both.
 ///
-/// In such a pair, every pixel of the LCD image that differs, where the other image holds gray
-/// text around it, is drawn as the grayscale renderer would draw it: the mix of that ink and
-/// background that holds as much ink (``singleCoverageMix(of:in:x:y:width:height:)``).
-/// Coloured text is left as drawn: a redraw towards the other image's ink would erase a change
-/// of its hue. The rest of the structural judgement then compares grayscale text with
-/// grayscale text; and since which pixels are darkest moves with the stripes, a word-scale
-/// group of the images as drawn fails as a coherent change when its solid ink or background
-/// changed lightness (``StructuralComparison/movesInk(of:_:_:rule:labCache:)``), so a text
-/// colour changed under LCD text still fails.
+/// In such a pair, every pixel of the LCD image that differs, where the other image holds text
+/// around it (an ink and a ground of any colour), is drawn as the grayscale renderer would draw
+/// it: the mix of that ink and ground that holds as much ink
+/// (``singleCoverageMix(of:in:x:y:width:height:)``). That mix is taken along the other
+/// image's ink, so on its own it would also redraw a change of the ink's colour. Two tests keep
+/// such changes: a pixel that the grayscale image covers alike with its left and right
+/// neighbours is drawn the same by the LCD renderer, so a difference there is never explained
+/// (``isCoveredAlike(_:x:y:width:)``, ``markingEvenlyCovered(in:candidates:_:_:)``): the ink
+/// or the ground itself changed, as along a link's underline or a bold stem; and a word-scale
+/// group of gray text in the images as drawn fails as a coherent change when its solid ink or
+/// background changed lightness (``StructuralComparison/movesInk(of:_:_:rule:labCache:)``).
 struct SubpixelText {
     /// The least tint a fringe adds, in levels of chroma (largest channel less smallest).
     static let fringeChroma = 24
@@ -128,17 +130,15 @@ struct SubpixelText {
     static let minimumSpan = 32
 
     /// The colour grayscale anti-aliasing gives the pixel at (x, y) of `lcd`. The ink and the
-    /// background are those of `gray` around it
-    /// (``grayInkAndBackground(around:_:in:width:height:)``); the pixel's coverage is its
-    /// channels' distance from the background, each weighted by how far ink and background lie
-    /// apart in it; the result is the background moved that far towards the ink. Nil where the text there is not gray, or ink and
-    /// background lie less than ``minimumSpan`` apart in every channel (flat colour: nothing
-    /// to mix).
+    /// background are those of `gray` around it (``inkAndBackground(around:_:in:width:height:)``);
+    /// the pixel's coverage is its channels' distance from the background, each weighted by how
+    /// far ink and background lie apart in it; the result is the background moved that far
+    /// towards the ink. Nil where ink and background lie less than ``minimumSpan`` apart in
+    /// every channel (flat colour: nothing to mix).
     static func singleCoverageMix(
         of lcd: UnsafePointer<UInt8>, in gray: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int
     ) -> (UInt8, UInt8, UInt8)? {
-        guard let (darkest, lightest) = grayInkAndBackground(around: x, y, in: gray, width: width, height: height)
-        else { return nil }
+        let (darkest, lightest) = inkAndBackground(around: x, y, in: gray, width: width, height: height)
         let span = darkest &- lightest
         let k = (y * width + x) * 4
         let pixel = SIMD3(Int(lcd[k]), Int(lcd[k + 1]), Int(lcd[k + 2]))
@@ -155,12 +155,11 @@ struct SubpixelText {
     static func chroma(_ colour: SIMD3<Int>) -> Int { colour.max() - colour.min() }
 
     /// The darkest and the lightest colour (by the sum of their channels) of `image` within
-    /// ``inkReach`` columns and one row of (x, y): the ink and the background there, or nil
-    /// unless both are near-gray (chroma at most ``textChroma``). Coloured text is left as
-    /// drawn: a redraw towards the other image's ink would erase a change of its hue.
-    static func grayInkAndBackground(
+    /// ``inkReach`` columns and one row of (x, y): the ink and the background there, light on
+    /// dark or dark on light, of any colour.
+    static func inkAndBackground(
         around x: Int, _ y: Int, in image: UnsafePointer<UInt8>, width: Int, height: Int
-    ) -> (ink: SIMD3<Int>, background: SIMD3<Int>)? {
+    ) -> (ink: SIMD3<Int>, background: SIMD3<Int>) {
         var darkest = SIMD3<Int>(repeating: 255), lightest = SIMD3<Int>(repeating: 0)
         var (darkestSum, lightestSum) = (Int.max, Int.min)
         for ny in max(0, y - 1)...min(height - 1, y + 1) {
@@ -172,8 +171,49 @@ struct SubpixelText {
                 if sum > lightestSum { (lightest, lightestSum) = (c, sum) }
             }
         }
-        guard chroma(darkest) <= textChroma, chroma(lightest) <= textChroma else { return nil }
         return (darkest, lightest)
+    }
+
+    /// How many levels, in any channel, a neighbour may lie from a pixel that
+    /// ``isCoveredAlike(_:x:y:width:)`` takes as covered alike with it.
+    static let evenLevels = 2
+
+    /// Whether the pixel at (x, y) of the grayscale image holds the colour of its left and right
+    /// neighbours (within ``evenLevels`` in every channel): ink or ground covers it and both
+    /// sides alike. LCD filtering spreads a stripe's ink at most two stripes (two thirds of a
+    /// pixel) sideways, so the LCD renderer draws such a pixel in that same colour; of the LCD
+    /// pages of the render corpora, at most 30 such pixels a page differ by more than 4 levels,
+    /// none in a group. The first and last columns have one neighbour and are not taken.
+    static func isCoveredAlike(_ gray: UnsafePointer<UInt8>, x: Int, y: Int, width: Int) -> Bool {
+        guard x > 0, x < width - 1 else { return false }
+        let k = (y * width + x) * 4
+        for neighbour in [k - 4, k + 4] {
+            for channel in 0..<3 where abs(Int(gray[neighbour + channel]) - Int(gray[k + channel])) > evenLevels { return false }
+        }
+        return true
+    }
+
+    /// `unexplained` with every pixel of `candidates` that the grayscale image of the pair
+    /// covers alike (``isCoveredAlike(_:x:y:width:)``) marked again, whatever explained it: the
+    /// LCD renderer draws such a pixel as the grayscale one does, so a difference there is a
+    /// change of the ink's or the ground's own colour.
+    func markingEvenlyCovered(
+        in unexplained: inout DifferenceMask, candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage
+    ) {
+        let gray = actualIsLCD ? reference : actual
+        let width = candidates.width
+        var evenlyCovered: [Int] = []
+        gray.pixels.withUnsafeBufferPointer { pixels in
+            candidates.withUnsafeBytes { bits in
+                guard let pixels = pixels.baseAddress, let bits = bits.baseAddress else { return }
+                for y in 0..<candidates.height {
+                    DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                        if Self.isCoveredAlike(pixels, x: x, y: y, width: width) { evenlyCovered.append(y * width + x) }
+                    }
+                }
+            }
+        }
+        for index in evenlyCovered { unexplained.set(x: index % width, y: index / width) }
     }
 
     enum Fringe { case warm, cool }

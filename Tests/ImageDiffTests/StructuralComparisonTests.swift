@@ -487,6 +487,39 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
     }
 
+    /// In an LCD pair, a candidate that the grayscale image covers alike with its left and right
+    /// neighbours (each channel within 2 levels) is marked again after the explanations, and no
+    /// other is: the background between glyphs and beside them, never a stroke's edge, nor the
+    /// first or last column.
+    func testEvenlyCoveredCandidatesOfAnLCDPairAreNeverExplained() throws {
+        let gray = word(ink: 0x33), lcd = word(ink: 0x33, lcd: true)
+        let (width, height) = (gray.width, gray.height)
+        var candidates = DifferenceMask(width: width, height: height)
+        for y in 0..<height { for x in 0..<width where (x + y) % 3 != 0 { candidates.set(x: x, y: y) } }
+        func isCoveredAlike(_ x: Int, _ y: Int) -> Bool {
+            guard x > 0, x < width - 1 else { return false }
+            let centre = gray[x, y]
+            return [gray[x - 1, y], gray[x + 1, y]].allSatisfy { side in
+                abs(Int(side.r) - Int(centre.r)) <= 2 && abs(Int(side.g) - Int(centre.g)) <= 2 && abs(Int(side.b) - Int(centre.b)) <= 2
+            }
+        }
+        for (reference, actual) in [(gray, lcd), (lcd, gray)] {
+            let text = try XCTUnwrap(subpixelText(reference, actual))
+            var unexplained = DifferenceMask(width: width, height: height)
+            text.markingEvenlyCovered(in: &unexplained, candidates: candidates, reference, actual)
+            var (marked, unmarked) = (0, 0)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let expected = candidates.contains(x: x, y: y) && isCoveredAlike(x, y)
+                    XCTAssertEqual(unexplained.contains(x: x, y: y), expected, "(\(x), \(y))")
+                    if candidates.contains(x: x, y: y) { if expected { marked += 1 } else { unmarked += 1 } }
+                }
+            }
+            XCTAssertGreaterThan(marked, 100)
+            XCTAssertGreaterThan(unmarked, 100)
+        }
+    }
+
     /// A blue badge added beside gray text tints its pixels one way only: no LCD signature.
     func testOneHueAddedIsNeverTakenForLCDText() {
         let reference = word(ink: 0x33)
