@@ -10,7 +10,8 @@ import ImageDiff
 /// - ``Kind/faintSpot``: a 10 × 5 patch (50 px) where the reference is flattest, moved by
 ///   ΔE94 3: the smallest change a recommendation must never miss;
 /// - ``Kind/shiftedBlock``: the 48 × 24 block of most detail moved 2 px right;
-/// - ``Kind/removedLine``: a 1-px line, 32 px of it, painted over with the row above it.
+/// - ``Kind/removedLine``: a 1-px line, 32 px of it, painted over with the ground beside it
+///   where the noise pair's new image draws it.
 /// A canary whose change would alter next to nothing (a flat image) is left out.
 public enum Canaries {
     public enum Kind: String, Sendable, CaseIterable, Codable {
@@ -109,8 +110,17 @@ public enum Canaries {
             }
         }
         guard let line = best else { return nil }
+        // Other hinting or sub-pixel positioning can draw the rule a pixel higher or lower: it is
+        // taken away where the actual image holds it, the row within one of the reference's
+        // whose segment lies nearest the rule's colour, and painted over with the row beside it
+        // that lies farther from that colour (the ground).
+        let colour = reference[line.x, line.y]
+        func distance(fromRule y: Int) -> Int { (0..<length).reduce(0) { $0 + contrast(actual[line.x + $1, y], colour) } }
+        let rows = [line.y, line.y - 1, line.y + 1].filter { $0 >= 1 && $0 < actual.height - 1 }
+        guard let row = rows.min(by: { distance(fromRule: $0) < distance(fromRule: $1) }) else { return nil }
+        let ground = distance(fromRule: row - 1) >= distance(fromRule: row + 1) ? row - 1 : row + 1
         var image = actual
-        for dx in 0..<length { image[line.x + dx, line.y] = actual[line.x + dx, line.y - 1] }
+        for dx in 0..<length { image[line.x + dx, row] = actual[line.x + dx, ground] }
         return changedPixels(actual, image) >= 8 ? image : nil
     }
 

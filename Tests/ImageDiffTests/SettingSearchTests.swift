@@ -137,4 +137,22 @@ final class SettingSearchTests: XCTestCase {
         }
         XCTAssertTrue(Canaries.make(reference: reference, actual: RGBAImage(width: 10, height: 10, filledWith: RGBA(0, 0, 0))).isEmpty)
     }
+
+    /// Where the noise pair's new image draws the rule a pixel higher or lower (other hinting,
+    /// glyphs on whole pixels), the removed-line canary takes it away there: the canary holds
+    /// no rule near the reference's, and fails. Painting the reference's row with the row
+    /// above drew the moved rule twice instead, a change of nothing.
+    func testARemovedLineCanaryFollowsARuleDrawnAPixelAside() throws {
+        var reference = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for x in 10..<110 { reference[x, 20] = RGBA(42, 109, 244) }
+        for offset in [-1, 0, 1] {
+            var actual = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+            for x in 10..<110 { actual[x, 20 + offset] = RGBA(42, 109, 244) }
+            let canary = try XCTUnwrap(Canaries.apply(.removedLine, reference: reference, to: actual), "offset \(offset)")
+            XCTAssertEqual(Canaries.changedPixels(actual, canary), 32, "offset \(offset)")
+            let rule = (0..<40).filter { y in (10..<110).contains { x in canary[x, y] != RGBA(255, 255, 255) } }
+            XCTAssertEqual(rule, [20 + offset], "offset \(offset): the rule stays only beyond the canary's 32 px")
+            XCTAssertFalse(compare(reference, canary, options: ComparisonOptions(metric: .structural(StructuralRule()))).match, "offset \(offset)")
+        }
+    }
 }

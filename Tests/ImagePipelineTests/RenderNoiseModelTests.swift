@@ -616,7 +616,7 @@ final class RenderNoiseModelTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(crops, 700)
+        XCTAssertEqual(crops, 644)
     }
 
     func testChangedColoursAndOtherNoiseAreNeverTakenForADrift() throws {
