@@ -835,17 +835,8 @@ package enum StructuralComparison {
     static func holdsGrayText(_ box: PixelRect, _ image: RGBAImage) -> Bool {
         image.pixels.withUnsafeBufferPointer { pixels in
             guard let base = pixels.baseAddress else { return false }
-            var (darkest, lightest) = (SIMD3<Int>(repeating: 255), SIMD3<Int>(repeating: 0))
-            var (darkestSum, lightestSum) = (Int.max, Int.min)
-            for y in box.minY...box.maxY {
-                for x in box.minX...box.maxX {
-                    let k = (y * image.width + x) * 4
-                    let colour = SIMD3(Int(base[k]), Int(base[k + 1]), Int(base[k + 2]))
-                    let sum = colour.x + colour.y + colour.z
-                    if sum < darkestSum { (darkest, darkestSum) = (colour, sum) }
-                    if sum > lightestSum { (lightest, lightestSum) = (colour, sum) }
-                }
-            }
+            let (darkest, lightest) = SubpixelText.darkestAndLightest(
+                in: base, width: image.width, columns: box.minX...box.maxX, rows: box.minY...box.maxY)
             return SubpixelText.chroma(darkest) <= SubpixelText.textChroma && SubpixelText.chroma(lightest) <= SubpixelText.textChroma
         }
     }

@@ -160,11 +160,23 @@ struct SubpixelText {
     static func inkAndBackground(
         around x: Int, _ y: Int, in image: UnsafePointer<UInt8>, width: Int, height: Int
     ) -> (ink: SIMD3<Int>, background: SIMD3<Int>) {
+        let (darkest, lightest) = darkestAndLightest(
+            in: image, width: width, columns: max(0, x - inkReach)...min(width - 1, x + inkReach),
+            rows: max(0, y - 1)...min(height - 1, y + 1))
+        return (darkest, lightest)
+    }
+
+    /// The darkest and the lightest colour (by the sum of their channels) of `image` over
+    /// `columns` × `rows`; the first of equals.
+    @inline(__always)
+    static func darkestAndLightest(
+        in image: UnsafePointer<UInt8>, width: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>
+    ) -> (darkest: SIMD3<Int>, lightest: SIMD3<Int>) {
         var darkest = SIMD3<Int>(repeating: 255), lightest = SIMD3<Int>(repeating: 0)
         var (darkestSum, lightestSum) = (Int.max, Int.min)
-        for ny in max(0, y - 1)...min(height - 1, y + 1) {
-            for nx in max(0, x - inkReach)...min(width - 1, x + inkReach) {
-                let k = (ny * width + nx) * 4
+        for y in rows {
+            for x in columns {
+                let k = (y * width + x) * 4
                 let c = SIMD3(Int(image[k]), Int(image[k + 1]), Int(image[k + 2]))
                 let sum = c.x + c.y + c.z
                 if sum < darkestSum { (darkest, darkestSum) = (c, sum) }
