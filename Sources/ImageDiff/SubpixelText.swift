@@ -199,10 +199,10 @@ struct SubpixelText {
     static func isCoveredAlike(_ gray: UnsafePointer<UInt8>, x: Int, y: Int, width: Int) -> Bool {
         guard x > 0, x < width - 1 else { return false }
         let k = (y * width + x) * 4
-        for neighbour in [k - 4, k + 4] {
-            for channel in 0..<3 where abs(Int(gray[neighbour + channel]) - Int(gray[k + channel])) > evenLevels { return false }
+        func alike(_ neighbour: Int) -> Bool {
+            (0..<3).allSatisfy { abs(Int(gray[neighbour + $0]) - Int(gray[k + $0])) <= evenLevels }
         }
-        return true
+        return alike(k - 4) && alike(k + 4)
     }
 
     /// `unexplained` with every pixel of `candidates` that the grayscale image of the pair
