@@ -91,6 +91,11 @@ appearance, release, ticket) and seventeen more changes, written after the sixth
 measured and rules changed on it (LCD text on coloured text and grounds), and committed before any
 mode was run on them (Fixtures/render-blind7 is `--blind7 --out Fixtures/render-blind7`).
 
+With --blind8 it writes an eighth blind set the same way: five more pages (compose, product, poll,
+departures, tokens) and seventeen more changes, written after the seventh blind set had been
+measured and tune's removed-line canary changed on it, and committed before any mode was run on
+them (Fixtures/render-blind8 is `--blind8 --out Fixtures/render-blind8`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -101,6 +106,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind5 --out DIR
        scripts/make-render-corpus.py --blind6 --out DIR
        scripts/make-render-corpus.py --blind7 --out DIR
+       scripts/make-render-corpus.py --blind8 --out DIR
 """
 import argparse
 import os
@@ -1742,6 +1748,222 @@ BLIND7_CHANGES = [
     ("ticket", "button-colour", ".sd { margin-left: 6px; background: #1f883d;", ".sd { margin-left: 6px; background: #2f984d;", "hinting-none"),
 ]
 
+# An eighth blind set, written after the seventh was measured and tune's removed-line canary was changed
+# on it: five more pages and seventeen more changes, committed before any mode was run on them.
+BLIND8_PAGES = {
+    "compose": """
+<style>
+.cp { margin: 7px 12px; font-size: 11px; border: 1px solid #d6dae1; border-radius: 7px; overflow: hidden; }
+.hd { display: flex; align-items: center; background: #2b3340; color: #fff; padding: 4px 9px; font-weight: bold; }
+.hd span { margin-left: auto; font-weight: normal; color: #aab1bd; }
+.fl { display: flex; align-items: center; height: 25px; padding: 0 9px; border-bottom: 1px solid #e6e8ec; color: #222; }
+.lb { width: 52px; flex: none; color: #888; }
+.rc { display: inline-flex; align-items: center; height: 18px; border: 1px solid #d6dae1; border-radius: 9px; padding: 0 7px 0 1px;
+      margin-right: 4px; font-size: 10px; color: #333; }
+.rc i { width: 14px; height: 14px; border-radius: 7px; margin-right: 4px; color: #fff; font-size: 7px; font-weight: bold; font-style: normal;
+        line-height: 14px; text-align: center; }
+.cc { margin-left: auto; font-size: 10px; color: #2a6df4; }
+.tb { display: flex; align-items: center; height: 21px; padding: 0 5px; border-bottom: 1px solid #e6e8ec; background: #f6f8fa; color: #555; }
+.tb b, .tb em, .tb u { width: 20px; text-align: center; font-size: 11px; }
+.tb .sep { width: 1px; height: 12px; background: #d6dae1; margin: 0 4px; }
+.ls { position: relative; width: 20px; height: 12px; }
+.ls::before { content: ""; position: absolute; left: 5px; top: 1px; width: 3px; height: 3px; border-radius: 2px; background: #555;
+              box-shadow: 0 4px #555, 0 8px #555; }
+.ls::after { content: ""; position: absolute; left: 10px; top: 2px; width: 7px; height: 1px; background: #555; box-shadow: 0 4px #555, 0 8px #555; }
+.bd { padding: 5px 9px 6px; color: #333; line-height: 1.4; }
+.bd code { font: 10px "DejaVu Sans Mono"; background: #f1f2f4; border-radius: 3px; padding: 0 3px; color: #b42a6a; }
+.at { display: inline-flex; align-items: center; margin: 0 0 6px 9px; border: 1px solid #d6dae1; border-radius: 5px; padding: 2px 7px 2px 4px;
+      font-size: 10px; color: #333; }
+.clip { width: 6px; height: 11px; border: 1px solid #6b7686; border-radius: 3px; margin-right: 5px; }
+.at span { margin-left: 4px; color: #888; }
+.ft { display: flex; align-items: center; padding: 5px 9px; border-top: 1px solid #e6e8ec; }
+.sd { background: #2a6df4; color: #fff; border-radius: 5px; padding: 3px 12px; font-weight: bold; }
+.sv { margin-left: 8px; font-size: 10px; color: #888; }
+.bin { margin-left: auto; width: 10px; height: 11px; border: 1px solid #888; border-top-width: 2px; border-radius: 0 0 2px 2px; }
+</style>
+<div class="cp"><div class="hd">New message<span>&ndash; &nbsp;&times;</span></div>
+<div class="fl"><span class="lb">To</span><span class="rc"><i style="background:#e0457b">MK</i>Mira Kovac</span><span class="rc"><i style="background:#1f9d55">JO</i>Jonas Ortega</span><span class="cc">Cc Bcc</span></div>
+<div class="fl" id="f2"><span class="lb">Subject</span>Snapshot failures on the ARM runner</div>
+<div class="tb"><b>B</b><em>I</em><u>U</u><i class="sep"></i><i class="ls"></i></div>
+<div class="bd">Hi both, the nightly run had 14 failing snapshots, all on text. Setting <code>--max-shift 1</code> fixes twelve of them; the last two look real.</div>
+<div class="at"><i class="clip"></i>diff-report.html<span>84 KB</span></div>
+<div class="ft"><span class="sd">Send</span><span class="sv">Draft saved at 09:41</span><i class="bin"></i></div></div>
+""",
+    "product": """
+<style>
+.pd { display: flex; padding: 10px 12px; font-size: 11px; }
+.gal { width: 128px; flex: none; margin-right: 14px; }
+.img { position: relative; height: 124px; border-radius: 6px; background: #f1efe9; }
+.img .sh { position: absolute; left: 29px; top: 104px; width: 70px; height: 6px; border-radius: 50%; background: #dcd8ce; }
+.img .bag { position: absolute; left: 34px; top: 30px; width: 60px; height: 74px; border-radius: 12px 12px 8px 8px; background: #3c6e71; }
+.img .hdl { position: absolute; left: 50px; top: 18px; width: 28px; height: 18px; border: 4px solid #2f5658; border-bottom: 0;
+            border-radius: 12px 12px 0 0; }
+.img .pk { position: absolute; left: 44px; top: 66px; width: 40px; height: 26px; border-radius: 5px; background: #335f62; border-top: 2px solid #2a5052; }
+.th { display: flex; gap: 6px; margin-top: 6px; }
+.th i { width: 28px; height: 28px; border-radius: 4px; background: #f1efe9; border: 1px solid #e2ded4; }
+.th i.on { border: 2px solid #2b3340; }
+.br { font-size: 9px; font-weight: bold; color: #888; letter-spacing: 1px; }
+.nm { font-size: 14px; font-weight: bold; color: #222; margin: 1px 0 3px; }
+.rt { font-size: 10px; color: #2a6df4; }
+.rt i { font-style: normal; color: #f0a020; letter-spacing: 1px; margin-right: 3px; }
+.pr { display: flex; align-items: baseline; margin: 6px 0 5px; }
+.now { font-size: 16px; font-weight: bold; color: #222; }
+.was { margin-left: 6px; font-size: 10px; color: #888; text-decoration: line-through; }
+.off { margin-left: 6px; font-size: 9px; font-weight: bold; color: #b42318; background: #fde8e6; border-radius: 3px; padding: 0 4px; }
+.lb { font-size: 10px; color: #555; margin-bottom: 3px; }
+.lb b { color: #222; font-weight: normal; }
+.sw { display: flex; gap: 6px; margin-bottom: 6px; }
+.sw i { width: 14px; height: 14px; border-radius: 7px; }
+.sw i.on { box-shadow: 0 0 0 2px #fff, 0 0 0 3px #2b3340; }
+.sz { display: flex; gap: 4px; margin-bottom: 6px; }
+.sz span { width: 26px; text-align: center; border: 1px solid #ccd1d9; border-radius: 4px; font-size: 10px; color: #333; padding: 1px 0; }
+.sz span.on { border-color: #2b3340; background: #2b3340; color: #fff; }
+.sz span.no { color: #b0b5bd; text-decoration: line-through; }
+.stk { font-size: 10px; color: #1a7f37; margin-bottom: 7px; }
+.stk::before { content: ""; display: inline-block; width: 6px; height: 6px; border-radius: 3px; background: #22aa66; margin-right: 4px; }
+.buy { display: flex; align-items: center; }
+.add { background: #c2410c; color: #fff; border-radius: 5px; padding: 4px 14px; font-weight: bold; }
+.fav { margin-left: 6px; width: 24px; height: 22px; border: 1px solid #ccd1d9; border-radius: 5px; text-align: center; line-height: 20px;
+       font-size: 12px; color: #d93838; }
+</style>
+<div class="pd"><div class="gal"><div class="img"><i class="sh"></i><i class="hdl"></i><i class="bag"></i><i class="pk"></i></div>
+<div class="th"><i class="on"></i><i></i><i></i><i></i></div></div>
+<div><div class="br">NORDWALK</div><div class="nm">Daypack 18 L, waxed canvas</div>
+<div class="rt"><i>&#9733;&#9733;&#9733;&#9733;&#9734;</i>4.3 &middot; 214 reviews</div>
+<div class="pr"><span class="now">$89.00</span><span class="was">$119.00</span><span class="off">&minus;25%</span></div>
+<div class="lb">Colour: <b>Spruce</b></div>
+<div class="sw"><i class="on" style="background:#3c6e71"></i><i style="background:#b08d57"></i><i style="background:#2b3340"></i><i style="background:#9c3d2e"></i></div>
+<div class="sz"><span class="no">S</span><span class="on">M</span><span>L</span></div>
+<div class="stk">In stock, ships in 2 days</div>
+<div class="buy"><span class="add">Add to bag</span><span class="fav">&#9825;</span></div></div></div>
+""",
+    "poll": """
+<style>
+.pl { margin: 8px 12px; font-size: 11px; border: 1px solid #dfe2e6; border-radius: 8px; padding: 8px 10px; }
+.hd { display: flex; align-items: center; margin-bottom: 5px; }
+.av { width: 20px; height: 20px; border-radius: 10px; background: #7b4ee0; color: #fff; font-size: 8px; font-weight: bold; line-height: 20px;
+      text-align: center; margin-right: 6px; }
+.who b { color: #222; }
+.who span { font-size: 10px; color: #888; }
+.tag { margin-left: auto; font-size: 9px; color: #1d4fb8; background: #eef4ff; border: 1px solid #c7d7f5; border-radius: 8px; padding: 0 6px; }
+.q { font-size: 12px; font-weight: bold; color: #222; margin-bottom: 6px; }
+.op { position: relative; display: flex; align-items: center; height: 22px; border-radius: 5px; background: #f3f4f6; margin-bottom: 4px;
+      padding: 0 8px; color: #333; overflow: hidden; }
+.op .bar { position: absolute; left: 0; top: 0; bottom: 0; background: #e4e7ec; }
+.op.win .bar { background: #dbe7fd; }
+.op span, .op b, .op .ck { position: relative; }
+.op.win span { color: #1d4fb8; font-weight: bold; }
+.op b { margin-left: auto; font: 10px "DejaVu Sans Mono"; color: #555; }
+.op.win b { color: #1d4fb8; font-weight: bold; }
+.ck { width: 12px; height: 12px; border-radius: 6px; background: #2a6df4; margin-left: 5px; }
+.ck::after { content: ""; position: absolute; left: 4px; top: 2px; width: 2px; height: 5px; border: solid #fff; border-width: 0 2px 2px 0;
+             transform: rotate(45deg); }
+.ft { display: flex; align-items: center; margin-top: 7px; }
+.meta { font-size: 10px; color: #777; }
+.avs { display: flex; margin-left: auto; margin-right: 8px; }
+.avs i { width: 16px; height: 16px; border-radius: 8px; border: 2px solid #fff; margin-left: -5px; }
+.chg { border: 1px solid #b9bfca; border-radius: 5px; padding: 2px 9px; color: #333; }
+</style>
+<div class="pl"><div class="hd"><div class="av">DW</div><div class="who"><b>Dana Whitfield</b> <span>in #design-system &middot; 2h</span></div><span class="tag">Poll</span></div>
+<div class="q">Which icon set should we ship in v3?</div>
+<div class="op win"><i class="bar" style="width:46%"></i><span>Phosphor</span><i class="ck"></i><b>46%</b></div>
+<div class="op"><i class="bar" style="width:31%"></i><span>Material Symbols (rounded)</span><b>31%</b></div>
+<div class="op"><i class="bar" style="width:17%"></i><span>Lucide</span><b>17%</b></div>
+<div class="op"><i class="bar" style="width:6%"></i><span>Keep our own</span><b>6%</b></div>
+<div class="ft"><span class="meta">128 votes &middot; closes in 2 days</span><span class="avs"><i style="background:#e0457b"></i><i style="background:#f0a020"></i><i style="background:#1f9d55"></i></span><span class="chg">Change vote</span></div></div>
+""",
+    "departures": """
+<style>
+.dp { font-size: 11px; }
+.hd { display: flex; align-items: center; height: 32px; padding: 0 12px; background: #12355b; color: #fff; }
+.st { font-size: 13px; font-weight: bold; }
+.clk { margin-left: auto; font: bold 12px "DejaVu Sans Mono"; color: #ffd36b; }
+.tabs { display: flex; padding: 0 12px; border-bottom: 1px solid #d6dae1; }
+.tab { padding: 5px 0 4px; margin-right: 16px; color: #777; }
+.tab.on { color: #12355b; font-weight: bold; border-bottom: 2px solid #12355b; padding-bottom: 2px; }
+.r { display: flex; align-items: center; height: 34px; padding: 0 12px 0 9px; border-bottom: 1px solid #e6e8ec; border-left: 3px solid; }
+.tm { width: 44px; flex: none; font: bold 12px "DejaVu Sans Mono"; color: #222; }
+.ds { flex: 1; }
+.ds b { display: block; font-weight: normal; color: #222; }
+.ds span { font-size: 9px; color: #888; }
+.pf { width: 42px; flex: none; }
+.pf span { display: inline-block; width: 22px; border: 1px solid #aab1bd; border-radius: 3px; text-align: center; font-size: 10px; color: #333; }
+.ok, .lt, .cx { width: 58px; flex: none; text-align: right; font-size: 10px; }
+.ok { color: #1a7f37; } .lt { color: #b45309; font-weight: bold; }
+.cx span { background: #fdecec; color: #c62828; border-radius: 3px; padding: 1px 4px; }
+.x .tm { color: #999; text-decoration: line-through; }
+</style>
+<div class="dp"><div class="hd"><span class="st">Edinburgh Waverley</span><span class="clk">14:32</span></div>
+<div class="tabs"><span class="tab on">Departures</span><span class="tab">Arrivals</span><span class="tab">Platforms</span></div>
+<div class="r" style="border-left-color:#c8102e"><span class="tm">14:36</span><div class="ds"><b>London Kings Cross</b><span>LNER &middot; Berwick, Newcastle, York</span></div><div class="pf"><span>2</span></div><span class="ok">On time</span></div>
+<div class="r" style="border-left-color:#1e64c8"><span class="tm">14:41</span><div class="ds"><b>Glasgow Queen Street</b><span>ScotRail &middot; Falkirk High</span></div><div class="pf"><span id="p12">12</span></div><span class="lt">Exp 14:49</span></div>
+<div class="r" id="r3" style="border-left-color:#1e64c8"><span class="tm">14:45</span><div class="ds"><b>North Berwick</b><span>ScotRail &middot; Musselburgh, Drem</span></div><div class="pf"><span>8</span></div><span class="ok">On time</span></div>
+<div class="r x" style="border-left-color:#6d2077"><span class="tm">14:52</span><div class="ds"><b>Aberdeen</b><span>ScotRail &middot; Kirkcaldy, Dundee</span></div><div class="pf"><span>&ndash;</span></div><span class="cx"><span>Cancelled</span></span></div>
+<div class="r" style="border-left-color:#00a499"><span class="tm">15:04</span><div class="ds"><b>Tweedbank</b><span>ScotRail &middot; Eskbank, Galashiels</span></div><div class="pf"><span>7</span></div><span class="ok">On time</span></div>
+</div>
+""",
+    "tokens": """
+<style>
+.tk { margin: 8px 12px; font-size: 11px; }
+.hd { display: flex; align-items: center; }
+.ttl { font-size: 13px; font-weight: bold; color: #222; }
+.gen { margin-left: auto; background: #6d28d9; color: #fff; border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+.sub { font-size: 10px; color: #777; margin: 3px 0 7px; line-height: 1.4; }
+.sub code { white-space: nowrap; }
+code { font: 10px "DejaVu Sans Mono"; background: #f1f2f4; border-radius: 3px; padding: 0 3px; color: #b42a6a; }
+.t { border: 1px solid #dfe2e6; border-radius: 6px; padding: 5px 8px; margin-bottom: 6px; }
+.l1 { display: flex; align-items: center; }
+.nm { font-weight: bold; color: #222; margin-right: 6px; }
+.sc { font: 9px "DejaVu Sans Mono"; border-radius: 8px; padding: 0 5px; margin-right: 3px; }
+.rd { color: #1a7f37; background: #e9f7ee; } .wr { color: #9a5b00; background: #fff1d6; }
+.rv { margin-left: auto; font-size: 10px; color: #c62828; border: 1px solid #e8a5a5; border-radius: 4px; padding: 0 7px; }
+.l2 { display: flex; align-items: center; margin-top: 4px; font-size: 10px; color: #888; white-space: nowrap; }
+.key { color: #555; background: #f6f8fa; border: 1px solid #e6e8ec; }
+.cp { position: relative; width: 11px; height: 11px; margin: 0 10px 0 4px; }
+.cp::before, .cp::after { content: ""; position: absolute; width: 6px; height: 7px; border: 1px solid #6b7686; border-radius: 1px; background: #fff; }
+.cp::before { left: 0; top: 0; } .cp::after { left: 3px; top: 3px; }
+.ex { margin-left: auto; color: #b45309; }
+.ex i { display: inline-block; width: 0; height: 0; border: 5px solid transparent; border-top: 0; border-bottom: 9px solid #e8a33d;
+        margin-right: 4px; vertical-align: -1px; }
+.ok { margin-left: auto; }
+</style>
+<div class="tk"><div class="hd"><span class="ttl">Personal access tokens</span><span class="gen">Generate new token</span></div>
+<div class="sub">Tokens act as you in the API. Send them as <code>Authorization: Bearer</code> and never commit them.</div>
+<div class="t"><div class="l1"><span class="nm">ci-upload</span><span class="sc wr">write:baselines</span><span class="sc rd">read:runs</span><span class="rv">Revoke</span></div>
+<div class="l2"><code class="key">imgd_&bull;&bull;&bull;&bull;&bull;&bull;3f9a</code><i class="cp"></i>Used 3 days ago<span class="ex"><i></i>Expires in 12 days</span></div></div>
+<div class="t"><div class="l1"><span class="nm">laptop</span><span class="sc rd">read:runs</span><span class="rv">Revoke</span></div>
+<div class="l2"><code class="key">imgd_&bull;&bull;&bull;&bull;&bull;&bull;c04e</code><i class="cp"></i>Used 2 hours ago<span class="ok">No expiry</span></div></div>
+<div class="t"><div class="l1"><span class="nm">grafana-export</span><span class="sc rd">read:metrics</span><span class="rv">Revoke</span></div>
+<div class="l2"><code class="key">imgd_&bull;&bull;&bull;&bull;&bull;&bull;81d7</code><i class="cp"></i>Never used<span class="ok">Expires 30 Jun 2026</span></div></div>
+</div>
+""",
+}
+
+BLIND8_CHANGES = [
+    ("compose", "word", "had 14 failing snapshots", "had 16 failing snapshots", "hinting-medium"),
+    ("compose", "text-colour", ".lb { width: 52px; flex: none; color: #888; }", ".lb { width: 52px; flex: none; color: #999; }", "hinting-full"),
+    ("compose", "icon-removed", "<i class=\"clip\"></i>", "<i class=\"clip\" style=\"visibility:hidden\"></i>", "lcd-text"),
+    ("compose", "border-removed", "<div class=\"fl\" id=\"f2\">", "<div class=\"fl\" id=\"f2\" style=\"border-color:transparent\">",
+     "swiftshader"),
+    ("product", "word", "<span class=\"now\">$89.00</span>", "<span class=\"now\">$86.00</span>", "display-p3"),
+    ("product", "button-colour", ".add { background: #c2410c;", ".add { background: #d2511c;", "generic-rgb"),
+    ("product", "moved-2px", "<span class=\"off\">", "<span class=\"off\" style=\"margin-left:8px\">", "jpeg-q90"),
+    ("poll", "text-colour", ".meta { font-size: 10px; color: #777; }", ".meta { font-size: 10px; color: #888; }", "jpeg-q95"),
+    ("poll", "word", "<b>31%</b>", "<b>34%</b>", "other-machine"),
+    ("poll", "icon-removed", "<i class=\"ck\"></i>", "<i class=\"ck\" style=\"visibility:hidden\"></i>", "no-subpixel-pos"),
+    ("poll", "letter-spacing", "<span>Material Symbols (rounded)</span>",
+     "<span style=\"letter-spacing:0.5px\">Material Symbols (rounded)</span>", "hinting-none"),
+    ("departures", "word", "<span id=\"p12\">12</span>", "<span id=\"p12\">13</span>", "hinting-medium"),
+    ("departures", "border-removed", "<div class=\"r\" id=\"r3\" style=\"border-left-color:#1e64c8\">",
+     "<div class=\"r\" id=\"r3\" style=\"border-left-color:#1e64c8;border-bottom-color:transparent\">", "hinting-full"),
+    ("departures", "moved-2px", "<div class=\"pf\"><span>8</span></div>", "<div class=\"pf\"><span style=\"margin-left:2px\">8</span></div>",
+     "lcd-text"),
+    ("tokens", "word", "Used 3 days ago", "Used 5 days ago", "swiftshader"),
+    ("tokens", "text-colour", ".ex { margin-left: auto; color: #b45309; }", ".ex { margin-left: auto; color: #c46319; }", "display-p3"),
+    ("tokens", "button-colour", ".gen { margin-left: auto; background: #6d28d9;", ".gen { margin-left: auto; background: #7d38e9;",
+     "generic-rgb"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -1857,19 +2079,21 @@ def main():
     held_sets = {"holdout": (HOLDOUT_PAGES, HOLDOUT_CHANGES), "blind": (BLIND_PAGES, BLIND_CHANGES),
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
-                 "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES)}
+                 "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
+                 "blind8": (BLIND8_PAGES, BLIND8_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
-                       ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set")]:
+                       ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
+                       ("blind8", "the eighth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5, --blind6 and --blind7 write "
-                     "another corpus: give --out")
+        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5, --blind6, --blind7 and --blind8 "
+                     "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
     if os.path.exists(out):
@@ -1937,6 +2161,7 @@ LATER_BLIND_SETS = {
     "blind6": ("sixth", "the fifth blind set had been measured and rules changed on it (the isolated-change rule)"),
     "blind7": ("seventh", "the sixth blind set had been measured and rules changed on it (LCD text on coloured text "
                           "and grounds)"),
+    "blind8": ("eighth", "the seventh blind set had been measured and tune's removed-line canary changed on it"),
 }
 
 
@@ -1948,8 +2173,9 @@ def later_blind_heading(held, chromium, folder):
                                                               if name < held]
     named = [f"`Fixtures/{name}`" for name in earlier]
     corpora = ", ".join(named[:-1]) + " or " + named[-1]
+    article = "an" if ordinal[0] in "aeiou" else "a"
     text = (f"the DejaVu fonts and the fontconfig defaults of Debian 12. Five pages and seventeen changes that are "
-            f"not those of {corpora}, written after {after}, and committed before any mode was run on them: a "
+            f"not those of {corpora}, written after {after}, and committed before any mode was run on them: {article} "
             f"{ordinal} estimate of how the defaults do on pages nobody fitted them to. Each page is rendered by "
             f"default (ref) and under every noise (new), and each change alone and with its new side under one "
             f"noise. Rerun:")
