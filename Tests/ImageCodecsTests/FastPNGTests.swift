@@ -8,9 +8,7 @@ import XCTest
 
 /// The ISA-L + SIMD-unfilter fast path decodes exactly what libpng decodes, in any band split.
 final class FastPNGTests: XCTestCase {
-    var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    var root: URL { SharedData.packageRoot }
 
     /// Every PNG under `directories` except the hostile fixtures.
     func pngFiles(under directories: [URL]) -> [URL] {

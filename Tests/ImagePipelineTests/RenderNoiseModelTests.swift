@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ImageCodecs
@@ -43,8 +44,7 @@ final class RenderNoiseModelTests: XCTestCase {
 
     /// The folder of `kind` (noise or changes) in the corpus `Fixtures/corpus`.
     func folder(_ kind: String, corpus: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/\(corpus)/\(kind)")
+        SharedData.packageRoot.appendingPathComponent("Fixtures/\(corpus)/\(kind)")
     }
 
     /// The names of the PNG pairs of `kind` in the corpus, without their extension, sorted.

@@ -12,9 +12,7 @@ import XCTest
 final class StreamedRouteTests: XCTestCase {
     typealias NamedFile = EncodedImage
 
-    var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    var root: URL { SharedData.packageRoot }
 
     func read(_ relativePath: String) throws -> NamedFile {
         try read(root.appendingPathComponent(relativePath))

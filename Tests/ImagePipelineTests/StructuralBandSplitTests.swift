@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ImageCodecs
@@ -14,8 +15,7 @@ import XCTest
 /// ThreadSanitizer (`scripts/sanitize thread`) see the structural mode's banded passes.
 final class StructuralBandSplitTests: XCTestCase {
     func testEveryBandSplitGivesTheSameResult() throws {
-        let render = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/render")
+        let render = SharedData.packageRoot.appendingPathComponent("Fixtures/render")
         var checked = 0
         for kind in ["noise", "changes"] {
             let folder = render.appendingPathComponent(kind)
