@@ -116,6 +116,24 @@ final class TuneTests: XCTestCase {
         XCTAssertTrue(arguments.contains("--no-text-reflow"), "\(arguments)")
         XCTAssertTrue(
             explanation.contains { $0.hasPrefix("--no-text-reflow: with the text model") && $0.contains("shifted-block") }, "\(explanation)")
+        try assertHeadroomMatchesCompare(explanation, arguments: arguments, noise: work.appendingPathComponent("noise"))
+    }
+
+    /// The explanation's noise headroom names a noise pair and the size of its largest passing
+    /// strong cluster: `imgdiff compare` under the recommended arguments lists that cluster,
+    /// passing, and no larger passing one of that contrast.
+    func assertHeadroomMatchesCompare(_ explanation: [String], arguments: [String], noise: URL) throws {
+        let line = try XCTUnwrap(explanation.first { $0.hasPrefix("Noise headroom: ") }, "\(explanation)")
+        let pattern = try NSRegularExpression(pattern: #"ΔE 10\+ on a noise pair has (\d+) px \(([^,]+), ΔE"#)
+        let match = try XCTUnwrap(pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+        let pixels = try XCTUnwrap(Int(line[try XCTUnwrap(Range(match.range(at: 1), in: line))]))
+        let pair = String(line[try XCTUnwrap(Range(match.range(at: 2), in: line))])
+        let run = try imgdiff(
+            ["compare", noise.appendingPathComponent("ref/\(pair)").path, noise.appendingPathComponent("new/\(pair)").path, "--json"]
+                + arguments)
+        let clusters = try XCTUnwrap(try object(run.stdout)["clusters"] as? [[String: Any]], run.stderr)
+        let passingStrong = clusters.filter { $0["fails"] as? Bool == false && ($0["maxDeltaE"] as? Double ?? 0) >= 10 }
+        XCTAssertEqual(passingStrong.compactMap { $0["pixels"] as? Int }.max(), pixels, line)
     }
 
     /// `--write-canaries DIR` writes every canary as a must-fail pair, the noise pair's reference

@@ -1,0 +1,65 @@
+import ImageDiff
+
+/// How close the noise pairs came to failing a structural setting: the largest cluster they
+/// leave that does not fail, among clusters of strong contrast and among the rest.
+///
+/// A setting under which no noise pair differs can still sit a pixel from failing one: a
+/// 7-pixel cluster of strong contrast where 8 fail. The pixel counts the search ranks by do
+/// not show that; this does.
+public struct NoiseHeadroom: Sendable, Equatable {
+    /// The largest passing cluster of one kind, and the noise pair that holds it.
+    public struct Closest: Sendable, Equatable {
+        public var pair: String
+        public var pixels: Int
+        public var maxDeltaE: Double
+        /// Whether the pair's clusters were taken for scattered noise, so that the size from
+        /// which a strong cluster fails did not apply to it.
+        public var amongScatteredNoise: Bool
+    }
+
+    public var rule: StructuralRule
+    /// The largest passing cluster of strong contrast (``StructuralRule/strongDeltaE`` or more).
+    public var strong: Closest?
+    /// The largest passing cluster below strong contrast.
+    public var weak: Closest?
+
+    /// - Parameter noise: each noise pair's clusters under `rule`, as the structural mode lists
+    ///   them (``DiffResult/clusters``).
+    public init(rule: StructuralRule, noise: [(name: String, clusters: [DifferenceCluster])]) {
+        self.rule = rule
+        for (name, clusters) in noise {
+            let strongCount = clusters.count { $0.maxDeltaE >= rule.strongDeltaE }
+            let scattered = rule.explainsScatteredNoise && strongCount >= StructuralRule.scatteredNoiseClusters
+            for cluster in clusters where !cluster.fails {
+                let isStrong = cluster.maxDeltaE >= rule.strongDeltaE
+                let current = isStrong ? strong : weak
+                guard cluster.pixels > current?.pixels ?? 0 else { continue }
+                let closest = Closest(pair: name, pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, amongScatteredNoise: scattered)
+                if isStrong { strong = closest } else { weak = closest }
+            }
+        }
+    }
+
+    /// One line for the explanation.
+    public var explanation: String {
+        let strongLimit = PrintfFormat.fixed(rule.strongDeltaE, decimals: 0)
+        var parts: [String] = []
+        if let strong {
+            let limit = strong.amongScatteredNoise
+                ? "on a page of scattered noise, where only \(rule.minimumClusterPixels) px fail"
+                : "where one of \(rule.minimumStrongClusterPixels) px fails"
+            parts.append(
+                "the largest passing cluster of ΔE \(strongLimit)+ on a noise pair has \(strong.pixels) px"
+                    + " (\(strong.pair), ΔE \(PrintfFormat.fixed(strong.maxDeltaE, decimals: 1))), \(limit)")
+        } else {
+            parts.append("no noise pair leaves a cluster of ΔE \(strongLimit)+")
+        }
+        if let weak {
+            parts.append(
+                "the largest fainter passing one has \(weak.pixels) px (\(weak.pair)), where one of \(rule.minimumClusterPixels) px fails")
+        } else {
+            parts.append("none leaves a fainter one")
+        }
+        return "Noise headroom: " + parts.joined(separator: "; ") + "."
+    }
+}

@@ -1,0 +1,50 @@
+import XCTest
+
+@testable import ImageDiff
+@testable import ToleranceTuning
+
+/// How close the noise came to failing a structural setting: the largest passing cluster of
+/// each kind, failing clusters left out.
+final class NoiseHeadroomTests: XCTestCase {
+    func cluster(_ pixels: Int, deltaE: Double, fails: Bool = false) -> DifferenceCluster {
+        DifferenceCluster(pixels: pixels, boundingBox: PixelRect(minX: 0, minY: 0, maxX: 3, maxY: 3), maxDeltaE: deltaE, fails: fails)
+    }
+
+    func testLargestPassingClusterOfEachKindAcrossPairs() {
+        let rule = StructuralRule(minimumClusterPixels: 16)
+        let headroom = NoiseHeadroom(rule: rule, noise: [
+            ("a.png", [cluster(5, deltaE: 40), cluster(12, deltaE: 4), cluster(30, deltaE: 60, fails: true)]),
+            ("b.png", [cluster(7, deltaE: 10), cluster(3, deltaE: 9.99)]),
+            ("c.png", []),
+        ])
+        XCTAssertEqual(headroom.strong, .init(pair: "b.png", pixels: 7, maxDeltaE: 10, amongScatteredNoise: false))
+        XCTAssertEqual(headroom.weak, .init(pair: "a.png", pixels: 12, maxDeltaE: 4, amongScatteredNoise: false))
+        XCTAssertEqual(
+            headroom.explanation,
+            "Noise headroom: the largest passing cluster of ΔE 10+ on a noise pair has 7 px (b.png, ΔE 10.0), where one of 8 px fails;"
+                + " the largest fainter passing one has 12 px (a.png), where one of 16 px fails.")
+    }
+
+    /// On a page of 40+ strong clusters the scattered-noise model lets strong clusters under the
+    /// cluster size pass: the line says that limit, not the strong one.
+    func testStrongClusterOnScatteredNoiseNamesTheClusterSize() {
+        let scattered = (0..<StructuralRule.scatteredNoiseClusters).map { _ in cluster(2, deltaE: 50) } + [cluster(20, deltaE: 70)]
+        let headroom = NoiseHeadroom(rule: StructuralRule(), noise: [("page.png", scattered)])
+        XCTAssertEqual(headroom.strong?.pixels, 20)
+        XCTAssertEqual(headroom.strong?.amongScatteredNoise, true)
+        XCTAssertNil(headroom.weak)
+        XCTAssertTrue(headroom.explanation.contains("on a page of scattered noise, where only 40 px fail"), headroom.explanation)
+        XCTAssertTrue(headroom.explanation.hasSuffix("none leaves a fainter one."), headroom.explanation)
+
+        var off = StructuralRule()
+        off.explainsScatteredNoise = false
+        XCTAssertEqual(NoiseHeadroom(rule: off, noise: [("page.png", scattered)]).strong?.amongScatteredNoise, false)
+    }
+
+    func testNoClustersAtAll() {
+        let headroom = NoiseHeadroom(rule: StructuralRule(), noise: [("a.png", []), ("b.png", [cluster(50, deltaE: 3, fails: true)])])
+        XCTAssertNil(headroom.strong)
+        XCTAssertNil(headroom.weak)
+        XCTAssertEqual(headroom.explanation, "Noise headroom: no noise pair leaves a cluster of ΔE 10+; none leaves a fainter one.")
+    }
+}
