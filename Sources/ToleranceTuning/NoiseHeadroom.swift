@@ -1,27 +1,33 @@
 import ImageDiff
 
-/// How close the noise pairs came to failing a structural setting: the largest cluster they
-/// leave that does not fail, among clusters of strong contrast and among the rest.
+/// How close the noise pairs came to failing a structural setting: among the clusters they
+/// leave that do not fail, the one nearest the size from which it would (its pixels over that
+/// size), among clusters of strong contrast and among the rest.
 ///
 /// A setting under which no noise pair differs can still sit a pixel from failing one: a
 /// 7-pixel cluster of strong contrast where 8 fail. The pixel counts the search ranks by do
 /// not show that; this does.
-public struct NoiseHeadroom: Sendable, Equatable {
-    /// The largest passing cluster of one kind, and the noise pair that holds it.
-    public struct Closest: Sendable, Equatable {
+public struct NoiseHeadroom: Sendable, Equatable, Encodable {
+    /// The passing cluster of one kind nearest to failing, and the noise pair that holds it.
+    public struct Closest: Sendable, Equatable, Encodable {
         public var pair: String
         public var pixels: Int
         public var maxDeltaE: Double
         /// Whether the pair's clusters were taken for scattered noise, so that the size from
         /// which a strong cluster fails did not apply to it.
         public var amongScatteredNoise: Bool
+        /// The size from which a cluster like this one fails.
+        public var failsFromPixels: Int
     }
 
     public var rule: StructuralRule
-    /// The largest passing cluster of strong contrast (``StructuralRule/strongDeltaE`` or more).
+    /// The passing cluster of strong contrast (``StructuralRule/strongDeltaE`` or more) nearest
+    /// to failing.
     public var strong: Closest?
-    /// The largest passing cluster below strong contrast.
+    /// The passing cluster below strong contrast nearest to failing.
     public var weak: Closest?
+
+    enum CodingKeys: String, CodingKey { case strong, weak }
 
     /// - Parameter noise: each noise pair's clusters under `rule`, as the structural mode lists
     ///   them (``DiffResult/clusters``).
@@ -32,9 +38,15 @@ public struct NoiseHeadroom: Sendable, Equatable {
             let scattered = rule.explainsScatteredNoise && strongCount >= StructuralRule.scatteredNoiseClusters
             for cluster in clusters where !cluster.fails {
                 let isStrong = cluster.maxDeltaE >= rule.strongDeltaE
-                let current = isStrong ? strong : weak
-                guard cluster.pixels > current?.pixels ?? 0 else { continue }
-                let closest = Closest(pair: name, pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, amongScatteredNoise: scattered)
+                let limit = isStrong && !scattered ? rule.minimumStrongClusterPixels : rule.minimumClusterPixels
+                if let current = isStrong ? strong : weak,
+                    cluster.pixels * current.failsFromPixels <= current.pixels * limit
+                {
+                    continue
+                }
+                let closest = Closest(
+                    pair: name, pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, amongScatteredNoise: scattered,
+                    failsFromPixels: limit)
                 if isStrong { strong = closest } else { weak = closest }
             }
         }
@@ -46,17 +58,17 @@ public struct NoiseHeadroom: Sendable, Equatable {
         var parts: [String] = []
         if let strong {
             let limit = strong.amongScatteredNoise
-                ? "on a page of scattered noise, where only \(rule.minimumClusterPixels) px fail"
-                : "where one of \(rule.minimumStrongClusterPixels) px fails"
+                ? "on a page of scattered noise, where only \(strong.failsFromPixels) px fail"
+                : "where one of \(strong.failsFromPixels) px fails"
             parts.append(
-                "the largest passing cluster of ΔE \(strongLimit)+ on a noise pair has \(strong.pixels) px"
+                "the passing cluster of ΔE \(strongLimit)+ nearest to failing has \(strong.pixels) px"
                     + " (\(strong.pair), ΔE \(PrintfFormat.fixed(strong.maxDeltaE, decimals: 1))), \(limit)")
         } else {
             parts.append("no noise pair leaves a cluster of ΔE \(strongLimit)+")
         }
         if let weak {
             parts.append(
-                "the largest fainter passing one has \(weak.pixels) px (\(weak.pair)), where one of \(rule.minimumClusterPixels) px fails")
+                "the fainter passing cluster nearest to failing has \(weak.pixels) px (\(weak.pair)), where one of \(weak.failsFromPixels) px fails")
         } else {
             parts.append("none leaves a fainter one")
         }

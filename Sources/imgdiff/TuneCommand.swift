@@ -426,6 +426,8 @@ struct TuneOutput: Encodable {
         let separates: Bool?
         let separationFactor: Double?
         let crossValidation: CrossValidation
+        /// How close the noise came to failing a structural recommendation.
+        let noiseHeadroom: NoiseHeadroom?
         let explanation: [String]
         let snapshotTesting: SnapshotTesting?
         let snapshotTestingSeparates: Bool?
@@ -444,6 +446,7 @@ struct TuneOutput: Encodable {
             separates: trained.map { $0.misjudged.isEmpty },
             separationFactor: factor.flatMap { $0.isFinite ? $0 : nil },
             crossValidation: search.crossValidation,
+            noiseHeadroom: search.noiseHeadroom,
             explanation: search.explanation,
             snapshotTesting: snapshot.map { .init(precision: $0.precision, perceptualPrecision: $0.perceptualPrecision) },
             snapshotTestingSeparates: snapshotSetting?.separation?.separates,

@@ -17,12 +17,12 @@ final class NoiseHeadroomTests: XCTestCase {
             ("b.png", [cluster(7, deltaE: 10), cluster(3, deltaE: 9.99)]),
             ("c.png", []),
         ])
-        XCTAssertEqual(headroom.strong, .init(pair: "b.png", pixels: 7, maxDeltaE: 10, amongScatteredNoise: false))
-        XCTAssertEqual(headroom.weak, .init(pair: "a.png", pixels: 12, maxDeltaE: 4, amongScatteredNoise: false))
+        XCTAssertEqual(headroom.strong, .init(pair: "b.png", pixels: 7, maxDeltaE: 10, amongScatteredNoise: false, failsFromPixels: 8))
+        XCTAssertEqual(headroom.weak, .init(pair: "a.png", pixels: 12, maxDeltaE: 4, amongScatteredNoise: false, failsFromPixels: 16))
         XCTAssertEqual(
             headroom.explanation,
-            "Noise headroom: the largest passing cluster of ΔE 10+ on a noise pair has 7 px (b.png, ΔE 10.0), where one of 8 px fails;"
-                + " the largest fainter passing one has 12 px (a.png), where one of 16 px fails.")
+            "Noise headroom: the passing cluster of ΔE 10+ nearest to failing has 7 px (b.png, ΔE 10.0), where one of 8 px fails;"
+                + " the fainter passing cluster nearest to failing has 12 px (a.png), where one of 16 px fails.")
     }
 
     /// On a page of 40+ strong clusters the scattered-noise model lets strong clusters under the
@@ -39,6 +39,16 @@ final class NoiseHeadroomTests: XCTestCase {
         var off = StructuralRule()
         off.explainsScatteredNoise = false
         XCTAssertEqual(NoiseHeadroom(rule: off, noise: [("page.png", scattered)]).strong?.amongScatteredNoise, false)
+    }
+
+    /// Nearest to failing is by the share of the size from which a cluster fails: 6 of 8 px
+    /// off scattered noise is nearer than 20 of 40 on it, although smaller.
+    func testNearestIsTheLargestShareOfItsLimit() {
+        let scattered = (0..<StructuralRule.scatteredNoiseClusters).map { _ in cluster(2, deltaE: 50) } + [cluster(20, deltaE: 70)]
+        let headroom = NoiseHeadroom(rule: StructuralRule(), noise: [("scattered.png", scattered), ("quiet.png", [cluster(6, deltaE: 30)])])
+        XCTAssertEqual(headroom.strong, .init(pair: "quiet.png", pixels: 6, maxDeltaE: 30, amongScatteredNoise: false, failsFromPixels: 8))
+        let reversed = NoiseHeadroom(rule: StructuralRule(), noise: [("quiet.png", [cluster(6, deltaE: 30)]), ("scattered.png", scattered)])
+        XCTAssertEqual(reversed.strong, headroom.strong)
     }
 
     func testNoClustersAtAll() {

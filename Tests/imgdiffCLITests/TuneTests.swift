@@ -117,14 +117,17 @@ final class TuneTests: XCTestCase {
         XCTAssertTrue(
             explanation.contains { $0.hasPrefix("--no-text-reflow: with the text model") && $0.contains("shifted-block") }, "\(explanation)")
         try assertHeadroomMatchesCompare(explanation, arguments: arguments, noise: work.appendingPathComponent("noise"))
+        let strong = try XCTUnwrap((recommendation["noiseHeadroom"] as? [String: Any])?["strong"] as? [String: Any])
+        XCTAssertTrue(explanation.contains { $0.contains("has \(strong["pixels"] as? Int ?? -1) px (\(strong["pair"] as? String ?? "")") })
+        XCTAssertLessThan(try XCTUnwrap(strong["pixels"] as? Int), try XCTUnwrap(strong["failsFromPixels"] as? Int))
     }
 
-    /// The explanation's noise headroom names a noise pair and the size of its largest passing
-    /// strong cluster: `imgdiff compare` under the recommended arguments lists that cluster,
+    /// The explanation's noise headroom names a noise pair and the size of its passing strong
+    /// cluster nearest to failing (the largest, as they share one limit on a page): `imgdiff compare` under the recommended arguments lists that cluster,
     /// passing, and no larger passing one of that contrast.
     func assertHeadroomMatchesCompare(_ explanation: [String], arguments: [String], noise: URL) throws {
         let line = try XCTUnwrap(explanation.first { $0.hasPrefix("Noise headroom: ") }, "\(explanation)")
-        let pattern = try NSRegularExpression(pattern: #"ΔE 10\+ on a noise pair has (\d+) px \(([^,]+), ΔE"#)
+        let pattern = try NSRegularExpression(pattern: #"ΔE 10\+ nearest to failing has (\d+) px \(([^,]+), ΔE"#)
         let match = try XCTUnwrap(pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
         let pixels = try XCTUnwrap(Int(line[try XCTUnwrap(Range(match.range(at: 1), in: line))]))
         let pair = String(line[try XCTUnwrap(Range(match.range(at: 2), in: line))])
