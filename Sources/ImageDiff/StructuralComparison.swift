@@ -171,16 +171,16 @@ package enum StructuralComparison {
         }
     }
 
-    /// The pair's differing pixels under each of `rules`, which differ only in
-    /// `minimumClusterPixels` and `explainsScatteredNoise`: one comparison serves them all.
-    package static func differentPixels(
+    /// The pair judged under each of `rules`, which differ only in `minimumClusterPixels` and
+    /// `explainsScatteredNoise`: one comparison serves them all.
+    package static func judged(
         _ reference: RGBAImage, _ actual: RGBAImage, rules: [StructuralRule], options: ComparisonOptions
-    ) -> [Int] {
+    ) -> [DiffResult] {
         guard var shared = rules.first else { return [] }
         shared.minimumClusterPixels = rules.map(\.minimumClusterPixels).min() ?? shared.minimumClusterPixels
         switch findings(reference, actual, rule: shared, options: options) {
-        case .counted(let result): return rules.map { _ in result.differentPixels }
-        case .clustered(let findings): return rules.map { findings.judged(by: $0, options: options).differentPixels }
+        case .counted(let result): return rules.map { _ in result }
+        case .clustered(let findings): return rules.map { findings.judged(by: $0, options: options) }
         }
     }
 

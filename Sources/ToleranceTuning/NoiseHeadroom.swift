@@ -52,6 +52,12 @@ public struct NoiseHeadroom: Sendable, Equatable, Encodable {
         }
     }
 
+    /// How near the noise came to failing: the larger share, of the two clusters, of the size
+    /// from which it would fail (0 without a passing cluster).
+    public var nearness: Double {
+        [strong, weak].compactMap { $0 }.map { Double($0.pixels) / Double($0.failsFromPixels) }.max() ?? 0
+    }
+
     /// One line for the explanation.
     public var explanation: String {
         let strongLimit = PrintfFormat.fixed(rule.strongDeltaE, decimals: 0)

@@ -98,11 +98,16 @@ public struct PairEvaluation: Sendable, Equatable {
     public var label: Label
     /// Differing pixels under each candidate of the grid (`Int.max` when the sizes differ).
     public var counts: [Int]
+    /// For a noise pair, how near each structural candidate came to failing it: its passing
+    /// cluster nearest to failing, as a share of the size from which it would
+    /// (``NoiseHeadroom/nearness``); 0 for other candidates and other pairs.
+    public var nearness: [Double]
 
-    public init(name: String, label: Label, counts: [Int]) {
+    public init(name: String, label: Label, counts: [Int], nearness: [Double]? = nil) {
         self.name = name
         self.label = label
         self.counts = counts
+        self.nearness = nearness ?? Array(repeating: 0, count: counts.count)
     }
 
     /// Compares the pair under every candidate of `candidates`. Structural candidates that
@@ -116,22 +121,30 @@ public struct PairEvaluation: Sendable, Equatable {
         self.label = label
         guard reference.size == actual.size else {
             counts = Array(repeating: Int.max, count: candidates.count)
+            nearness = Array(repeating: 0, count: candidates.count)
             return
         }
-        var countsByRule: [StructuralRule: Int] = [:]
+        var judgedByRule: [StructuralRule: (count: Int, nearness: Double)] = [:]
         let structuralRules = candidates.compactMap { candidate -> StructuralRule? in
             guard case .structural(let rule) = candidate.metric else { return nil }
             return rule
         }
         for rules in Dictionary(grouping: structuralRules, by: { $0.sharingComparison }).values {
             let options = ComparisonOptions(metric: .structural(rules[0]), bands: bands)
-            let counts = StructuralComparison.differentPixels(reference, actual, rules: rules, options: options)
-            for (rule, count) in zip(rules, counts) { countsByRule[rule] = count }
+            let results = StructuralComparison.judged(reference, actual, rules: rules, options: options)
+            for (rule, result) in zip(rules, results) {
+                let nearness = label == .noise ? NoiseHeadroom(rule: rule, noise: [(name, result.clusters ?? [])]).nearness : 0
+                judgedByRule[rule] = (result.differentPixels, nearness)
+            }
         }
         counts = candidates.map { candidate in
-            if case .structural(let rule) = candidate.metric, let count = countsByRule[rule] { return count }
+            if case .structural(let rule) = candidate.metric, let judged = judgedByRule[rule] { return judged.count }
             let options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing, bands: bands)
             return compare(reference, actual, options: options).differentPixels
+        }
+        nearness = candidates.map { candidate in
+            guard case .structural(let rule) = candidate.metric else { return 0 }
+            return judgedByRule[rule]?.nearness ?? 0
         }
     }
 
@@ -162,6 +175,9 @@ public struct TrainedSetting: Sendable, Equatable {
     public var worstNoise: (name: String, pixels: Int)?
     /// The change (or canary) with the fewest differing pixels, and how many.
     public var weakestChange: (name: String, pixels: Int)?
+    /// How near the nearest noise pair came to failing a structural candidate
+    /// (``NoiseHeadroom/nearness``); 0 for other candidates.
+    public var noiseNearness: Double = 0
 
     /// How many times the worst noise the weakest change's count is, both plus one: above 1
     /// the two are separated, and the larger the safer.
@@ -210,8 +226,12 @@ public struct CrossValidation: Sendable, Equatable, Codable {
 /// The search over every candidate × allowance, trained on labelled pairs.
 public enum SettingSearch {
     /// Picks the candidate and allowance that judge the training pairs best: no canary may pass;
-    /// then the fewest misjudged pairs; then the widest ``TrainedSetting/separationFactor``;
-    /// then the earlier candidate in the grid (structural first, then perceptual measures).
+    /// then the fewest misjudged pairs; then a candidate whose noise stays `safetyMargin` clear
+    /// of failing (``TrainedSetting/noiseNearness`` below `1 - safetyMargin`: no passing cluster
+    /// within a quarter of the size from which it fails, by default) over one whose noise comes
+    /// nearer, as the per-pixel thresholds keep that margin beyond the worst noise; then the
+    /// widest ``TrainedSetting/separationFactor``; then the earlier candidate in the grid
+    /// (structural first, then perceptual measures).
     ///
     /// The allowance is the worst noise pair's count plus `safetyMargin` of it, but no more than
     /// half-way to the weakest change; with no clean separation, the allowance that misjudges
@@ -226,8 +246,11 @@ public enum SettingSearch {
                 best = setting
                 continue
             }
+            let (clear, currentClear) = (setting.noiseNearness < 1 - safetyMargin, current.noiseNearness < 1 - safetyMargin)
             if setting.misjudged.count != current.misjudged.count {
                 if setting.misjudged.count < current.misjudged.count { best = setting }
+            } else if clear != currentClear {
+                if clear { best = setting }
             } else if setting.separationFactor > current.separationFactor * (1 + 1e-9) {
                 best = setting
             }
@@ -265,7 +288,8 @@ public enum SettingSearch {
         let misjudged = noise.filter { $0.pixels > allowance }.map(\.name) + changes.filter { $0.pixels <= allowance }.map(\.name)
         return TrainedSetting(
             candidate: candidate, candidateIndex: index, maxDiffPixels: allowance, misjudged: misjudged,
-            worstNoise: worstNoise, weakestChange: weakestChange)
+            worstNoise: worstNoise, weakestChange: weakestChange,
+            noiseNearness: pairs.filter(\.mustPass).map { $0.nearness[index] }.max() ?? 0)
     }
 
     static func errors(_ allowance: Int, _ noise: [(name: String, pixels: Int)], _ changes: [(name: String, pixels: Int)]) -> Int {

@@ -296,6 +296,8 @@ struct SearchOutcome {
     let evaluations: [PairEvaluation]
     let trained: TrainedSetting?
     let crossValidation: CrossValidation
+    /// How far beyond the worst noise a setting should stay (a fraction).
+    let safetyMargin: Double
     /// swift-snapshot-testing's setting from the per-pixel tuning, checked against the changes
     /// and canaries too.
     let snapshotTesting: TunedSetting?
@@ -317,6 +319,7 @@ struct SearchOutcome {
         trained = SettingSearch.train(evaluations, safetyMargin: safetyMargin)
         crossValidation = SettingSearch.crossValidate(evaluations, canarySource: canarySource, safetyMargin: safetyMargin)
         self.snapshotTesting = snapshotTesting
+        self.safetyMargin = safetyMargin
     }
 
     /// The setting file's contents, with the explanation.
@@ -349,6 +352,12 @@ struct SearchOutcome {
             lines.append("Noise: no pair differs under this mode; allowed: \(trained.maxDiffPixels) px.")
         }
         if let noiseHeadroom { lines.append(noiseHeadroom.explanation) }
+        if trained.noiseNearness >= 1 - safetyMargin {
+            lines.append(
+                "A passing noise cluster comes within the \(PrintfFormat.fixed(safetyMargin * 100, decimals: 0))% safety margin of the size"
+                    + " from which it fails, and no setting that judges the training pairs as well keeps the noise clear of it:"
+                    + " expect unseen noise of that kind to fail; add such pairs to the noise.")
+        }
         if let change = trained.weakestChange {
             let factor = trained.separationFactor
             let apart = factor.isFinite && (trained.worstNoise?.pixels ?? 0) > 0

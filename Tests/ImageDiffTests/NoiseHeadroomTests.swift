@@ -51,6 +51,12 @@ final class NoiseHeadroomTests: XCTestCase {
         XCTAssertEqual(reversed.strong, headroom.strong)
     }
 
+    func testNearnessIsTheNearerShare() {
+        let headroom = NoiseHeadroom(rule: StructuralRule(minimumClusterPixels: 16), noise: [("a.png", [cluster(5, deltaE: 40), cluster(12, deltaE: 4)])])
+        XCTAssertEqual(headroom.nearness, 0.75, "12 of 16 beats 5 of 8")
+        XCTAssertEqual(NoiseHeadroom(rule: StructuralRule(), noise: [("a.png", [])]).nearness, 0)
+    }
+
     func testNoClustersAtAll() {
         let headroom = NoiseHeadroom(rule: StructuralRule(), noise: [("a.png", []), ("b.png", [cluster(50, deltaE: 3, fails: true)])])
         XCTAssertNil(headroom.strong)

@@ -27,6 +27,24 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertEqual(trained.weakestChange?.name, "c2")
     }
 
+    /// Both candidates judge every pair right and pass no noise pixel, but the first leaves a
+    /// noise cluster at 7/8 of the size from which it fails: within the 25 % safety margin, so
+    /// the second wins though its change sits closer; with no margin the first, wider, wins.
+    func testNoiseWithinTheSafetyMarginOfFailingLosesToNoiseClearOfIt() throws {
+        let pairs = [
+            PairEvaluation(name: "n", label: .noise, counts: [0, 0], nearness: [0.875, 0.5]),
+            pair("c", .change, [90, 30]),
+        ]
+        let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))
+        XCTAssertEqual(trained.candidateIndex, 1)
+        XCTAssertEqual(trained.noiseNearness, 0.5)
+        XCTAssertEqual(try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0)).candidateIndex, 0)
+        let misjudging = pairs + [pair("c2", .change, [40, 0])]
+        XCTAssertEqual(
+            try XCTUnwrap(SettingSearch.train(misjudging, candidates: candidates, safetyMargin: 0.25)).candidateIndex, 0,
+            "judging the pairs right comes first")
+    }
+
     func testAllowanceStopsHalfWayToACloseChange() throws {
         let pairs = [pair("n", .noise, [1000, 100]), pair("c", .change, [1000, 110])]
         let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))

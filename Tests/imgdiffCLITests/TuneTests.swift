@@ -119,7 +119,11 @@ final class TuneTests: XCTestCase {
         try assertHeadroomMatchesCompare(explanation, arguments: arguments, noise: work.appendingPathComponent("noise"))
         let strong = try XCTUnwrap((recommendation["noiseHeadroom"] as? [String: Any])?["strong"] as? [String: Any])
         XCTAssertTrue(explanation.contains { $0.contains("has \(strong["pixels"] as? Int ?? -1) px (\(strong["pair"] as? String ?? "")") })
-        XCTAssertLessThan(try XCTUnwrap(strong["pixels"] as? Int), try XCTUnwrap(strong["failsFromPixels"] as? Int))
+        let (pixels, limit) = (try XCTUnwrap(strong["pixels"] as? Int), try XCTUnwrap(strong["failsFromPixels"] as? Int))
+        XCTAssertLessThan(pixels, limit)
+        XCTAssertEqual(
+            explanation.contains { $0.hasPrefix("A passing noise cluster comes within the 25% safety margin of the size from which it fails") },
+            Double(pixels) >= 0.75 * Double(limit), "the search's nearness agrees with the headroom: \(explanation)")
     }
 
     /// The explanation's noise headroom names a noise pair and the size of its passing strong
