@@ -39,17 +39,32 @@ public struct NoiseHeadroom: Sendable, Equatable, Encodable {
             for cluster in clusters where !cluster.fails {
                 let isStrong = cluster.maxDeltaE >= rule.strongDeltaE
                 let limit = isStrong && !scattered ? rule.minimumStrongClusterPixels : rule.minimumClusterPixels
-                if let current = isStrong ? strong : weak,
-                    cluster.pixels * current.failsFromPixels <= current.pixels * limit
-                {
-                    continue
-                }
                 let closest = Closest(
                     pair: name, pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, amongScatteredNoise: scattered,
                     failsFromPixels: limit)
-                if isStrong { strong = closest } else { weak = closest }
+                if isStrong { strong = Self.nearer(closest, strong) } else { weak = Self.nearer(closest, weak) }
             }
         }
+    }
+
+    /// The headroom over the noise pairs of all `parts`, each measured under the same rule:
+    /// the nearest cluster of each kind among theirs. Nil without parts.
+    public init?(merging parts: [NoiseHeadroom]) {
+        guard let first = parts.first else { return nil }
+        self = first
+        for part in parts.dropFirst() {
+            strong = part.strong.map { Self.nearer($0, strong) } ?? strong
+            weak = part.weak.map { Self.nearer($0, weak) } ?? weak
+        }
+    }
+
+    /// `candidate` if it is nearer to failing than `current` (a larger share of its failing
+    /// size), else `current`; on a tie the one seen first.
+    private static func nearer(_ candidate: Closest, _ current: Closest?) -> Closest {
+        guard let current, candidate.pixels * current.failsFromPixels <= current.pixels * candidate.failsFromPixels else {
+            return candidate
+        }
+        return current
     }
 
     /// How near the noise came to failing: the larger share, of the two clusters, of the size

@@ -98,17 +98,20 @@ public struct PairEvaluation: Sendable, Equatable {
     public var label: Label
     /// Differing pixels under each candidate of the grid (`Int.max` when the sizes differ).
     public var counts: [Int]
-    /// For a noise pair, how near each structural candidate came to failing it: its passing
-    /// cluster nearest to failing, as a share of the size from which it would
-    /// (``NoiseHeadroom/nearness``); 0 for other candidates and other pairs.
-    public var nearness: [Double]
+    /// For a noise pair, how near each structural candidate came to failing it (its passing
+    /// clusters nearest to failing); nil for other candidates and other pairs.
+    public var headroom: [NoiseHeadroom?]
 
-    public init(name: String, label: Label, counts: [Int], nearness: [Double]? = nil) {
+    public init(name: String, label: Label, counts: [Int], headroom: [NoiseHeadroom?]? = nil) {
         self.name = name
         self.label = label
         self.counts = counts
-        self.nearness = nearness ?? Array(repeating: 0, count: counts.count)
+        self.headroom = headroom ?? Array(repeating: nil, count: counts.count)
     }
+
+    /// How near the candidate at `index` came to failing this pair (``NoiseHeadroom/nearness``;
+    /// 0 without a headroom).
+    func nearness(_ index: Int) -> Double { headroom[index]?.nearness ?? 0 }
 
     /// Compares the pair under every candidate of `candidates`. Structural candidates that
     /// differ only in cluster size or in scattered noise share one comparison: the clusters do
@@ -121,10 +124,10 @@ public struct PairEvaluation: Sendable, Equatable {
         self.label = label
         guard reference.size == actual.size else {
             counts = Array(repeating: Int.max, count: candidates.count)
-            nearness = Array(repeating: 0, count: candidates.count)
+            headroom = Array(repeating: nil, count: candidates.count)
             return
         }
-        var judgedByRule: [StructuralRule: (count: Int, nearness: Double)] = [:]
+        var judgedByRule: [StructuralRule: (count: Int, headroom: NoiseHeadroom?)] = [:]
         let structuralRules = candidates.compactMap { candidate -> StructuralRule? in
             guard case .structural(let rule) = candidate.metric else { return nil }
             return rule
@@ -133,8 +136,8 @@ public struct PairEvaluation: Sendable, Equatable {
             let options = ComparisonOptions(metric: .structural(rules[0]), bands: bands)
             let results = StructuralComparison.judged(reference, actual, rules: rules, options: options)
             for (rule, result) in zip(rules, results) {
-                let nearness = label == .noise ? NoiseHeadroom(rule: rule, noise: [(name, result.clusters ?? [])]).nearness : 0
-                judgedByRule[rule] = (result.differentPixels, nearness)
+                let headroom = label == .noise ? NoiseHeadroom(rule: rule, noise: [(name, result.clusters ?? [])]) : nil
+                judgedByRule[rule] = (result.differentPixels, headroom)
             }
         }
         counts = candidates.map { candidate in
@@ -142,9 +145,9 @@ public struct PairEvaluation: Sendable, Equatable {
             let options = ComparisonOptions(metric: candidate.metric, ignoreAntialiasing: candidate.antialiasing, bands: bands)
             return compare(reference, actual, options: options).differentPixels
         }
-        nearness = candidates.map { candidate in
-            guard case .structural(let rule) = candidate.metric else { return 0 }
-            return judgedByRule[rule]?.nearness ?? 0
+        headroom = candidates.map { candidate in
+            guard case .structural(let rule) = candidate.metric else { return nil }
+            return judgedByRule[rule]?.headroom
         }
     }
 
@@ -289,7 +292,7 @@ public enum SettingSearch {
         return TrainedSetting(
             candidate: candidate, candidateIndex: index, maxDiffPixels: allowance, misjudged: misjudged,
             worstNoise: worstNoise, weakestChange: weakestChange,
-            noiseNearness: pairs.filter(\.mustPass).map { $0.nearness[index] }.max() ?? 0)
+            noiseNearness: pairs.filter(\.mustPass).map { $0.nearness(index) }.max() ?? 0)
     }
 
     static func errors(_ allowance: Int, _ noise: [(name: String, pixels: Int)], _ changes: [(name: String, pixels: Int)]) -> Int {

@@ -139,13 +139,10 @@ struct TuneCommand: AsyncParsableCommand {
         let report = Tuning.recommend(
             noise: noise.map(\.sample), mustFail: changes.map(\.sample), safetyMargin: safetyMargin.fraction)
         let evaluations = (noise + changes + canaries).map(\.evaluation)
-        var search = SearchOutcome(
+        let search = SearchOutcome(
             evaluations: evaluations, canarySource: Dictionary(uniqueKeysWithValues: canaries.map { ($0.sample.name, $0.source) }),
             safetyMargin: safetyMargin.fraction, snapshotTesting: report.setting(.snapshotTesting),
             canaries: canaries.map(\.sample))
-        if case .structural(let rule)? = search.trained?.candidate.metric {
-            search.noiseHeadroom = await noiseHeadroom(under: rule, pairs: noise.map(\.sample.name))
-        }
         let output = TuneOutput(
             noiseDirectory: noiseDirectory, mustFailDirectory: mustFail, noise: noise.map(\.sample),
             mustFail: changes.map(\.sample), canaries: canaries.map(\.sample), report: report, search: search)
@@ -241,20 +238,6 @@ struct TuneCommand: AsyncParsableCommand {
             evaluation: PairEvaluation(name: name, label: label, reference: reference, actual: actual, bands: 1))
     }
 
-    /// The noise pairs compared once more under the recommended structural `rule`, for the
-    /// clusters each leaves. A pair that no longer reads is left out: it was read before.
-    func noiseHeadroom(under rule: StructuralRule, pairs: [String]) async -> NoiseHeadroom {
-        let referenceRoot = PathText.join(noiseDirectory, "ref"), newRoot = PathText.join(noiseDirectory, "new")
-        let request = ComparisonRequest(options: ComparisonOptions(metric: .structural(rule)), limits: limits.decodingLimits, parallelism: .callingThread)
-        var progress = ProgressLine(total: pairs.count, noun: "pairs")
-        let clusters = await mapConcurrently(pairs, jobs: jobs ?? defaultJobCount, progress: &progress) { path in
-            let outcome = try? Pipeline.compare(
-                contentsOf: PathText.join(referenceRoot, path), PathText.join(newRoot, path), request: request)
-            return (name: path, clusters: outcome?.result.clusters ?? [])
-        }
-        return NoiseHeadroom(rule: rule, noise: clusters)
-    }
-
     /// `count` of `items`, evenly spread (all of them when there are fewer).
     static func spread<Item>(_ items: [Item], count: Int) -> [Item] {
         guard items.count > count, count > 0 else { return count > 0 ? items : [] }
@@ -306,7 +289,10 @@ struct SearchOutcome {
     let canariesPassingSnapshotTesting: [String]
 
     /// How close the noise came to failing the recommended setting, when it is structural.
-    var noiseHeadroom: NoiseHeadroom?
+    var noiseHeadroom: NoiseHeadroom? {
+        guard let index = trained?.candidateIndex else { return nil }
+        return NoiseHeadroom(merging: evaluations.filter { $0.label == .noise }.compactMap { $0.headroom[index] })
+    }
 
     init(
         evaluations: [PairEvaluation], canarySource: [String: String], safetyMargin: Double, snapshotTesting: TunedSetting?,

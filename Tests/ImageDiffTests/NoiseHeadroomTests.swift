@@ -57,6 +57,19 @@ final class NoiseHeadroomTests: XCTestCase {
         XCTAssertEqual(NoiseHeadroom(rule: StructuralRule(), noise: [("a.png", [])]).nearness, 0)
     }
 
+    /// Merged over pairs, the nearest of each kind across them, as if measured together.
+    func testMergingEqualsMeasuringTogether() {
+        let rule = StructuralRule(minimumClusterPixels: 16)
+        let noise = [
+            ("a.png", [cluster(5, deltaE: 40), cluster(12, deltaE: 4)]), ("b.png", [cluster(7, deltaE: 10), cluster(3, deltaE: 9.99)]),
+            ("c.png", [cluster(12, deltaE: 2)]),
+        ]
+        let parts = noise.map { NoiseHeadroom(rule: rule, noise: [$0]) }
+        XCTAssertEqual(NoiseHeadroom(merging: parts), NoiseHeadroom(rule: rule, noise: noise))
+        XCTAssertEqual(NoiseHeadroom(merging: parts)?.weak?.pair, "a.png", "a tie keeps the first")
+        XCTAssertNil(NoiseHeadroom(merging: []))
+    }
+
     func testNoClustersAtAll() {
         let headroom = NoiseHeadroom(rule: StructuralRule(), noise: [("a.png", []), ("b.png", [cluster(50, deltaE: 3, fails: true)])])
         XCTAssertNil(headroom.strong)

@@ -31,8 +31,12 @@ final class SettingSearchTests: XCTestCase {
     /// noise cluster at 7/8 of the size from which it fails: within the 25 % safety margin, so
     /// the second wins though its change sits closer; with no margin the first, wider, wins.
     func testNoiseWithinTheSafetyMarginOfFailingLosesToNoiseClearOfIt() throws {
+        func headroom(_ pixels: Int) -> NoiseHeadroom {
+            let cluster = DifferenceCluster(pixels: pixels, boundingBox: PixelRect(minX: 0, minY: 0, maxX: 3, maxY: 3), maxDeltaE: 20, fails: false)
+            return NoiseHeadroom(rule: StructuralRule(), noise: [("n", [cluster])])
+        }
         let pairs = [
-            PairEvaluation(name: "n", label: .noise, counts: [0, 0], nearness: [0.875, 0.5]),
+            PairEvaluation(name: "n", label: .noise, counts: [0, 0], headroom: [headroom(7), headroom(4)]),
             pair("c", .change, [90, 30]),
         ]
         let trained = try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25))
