@@ -182,6 +182,10 @@ public struct TrainedSetting: Sendable, Equatable {
     /// (``NoiseHeadroom/nearness``); 0 for other candidates.
     public var noiseNearness: Double = 0
 
+    /// Whether the noise stays `safetyMargin` clear of failing: no passing noise cluster as large
+    /// as `1 - safetyMargin` of the size from which it fails.
+    public func keepsNoiseClear(by safetyMargin: Double) -> Bool { noiseNearness < 1 - safetyMargin }
+
     /// How many times the worst noise the weakest change's count is, both plus one: above 1
     /// the two are separated, and the larger the safer.
     public var separationFactor: Double {
@@ -249,7 +253,7 @@ public enum SettingSearch {
                 best = setting
                 continue
             }
-            let (clear, currentClear) = (setting.noiseNearness < 1 - safetyMargin, current.noiseNearness < 1 - safetyMargin)
+            let (clear, currentClear) = (setting.keepsNoiseClear(by: safetyMargin), current.keepsNoiseClear(by: safetyMargin))
             if setting.misjudged.count != current.misjudged.count {
                 if setting.misjudged.count < current.misjudged.count { best = setting }
             } else if clear != currentClear {

@@ -338,7 +338,7 @@ struct SearchOutcome {
             lines.append("Noise: no pair differs under this mode; allowed: \(trained.maxDiffPixels) px.")
         }
         if let noiseHeadroom { lines.append(noiseHeadroom.explanation) }
-        if trained.noiseNearness >= 1 - safetyMargin {
+        if !trained.keepsNoiseClear(by: safetyMargin) {
             lines.append(
                 "A passing noise cluster comes within the \(PrintfFormat.fixed(safetyMargin * 100, decimals: 0))% safety margin of the size"
                     + " from which it fails, and no setting that judges the training pairs as well keeps the noise clear of it:"

@@ -3,8 +3,8 @@ import XCTest
 @testable import ImageDiff
 @testable import ToleranceTuning
 
-/// How close the noise came to failing a structural setting: the largest passing cluster of
-/// each kind, failing clusters left out.
+/// How close the noise came to failing a structural setting: the passing cluster of each kind
+/// nearest to failing, failing clusters left out.
 final class NoiseHeadroomTests: XCTestCase {
     func cluster(_ pixels: Int, deltaE: Double, fails: Bool = false) -> DifferenceCluster {
         DifferenceCluster(pixels: pixels, boundingBox: PixelRect(minX: 0, minY: 0, maxX: 3, maxY: 3), maxDeltaE: deltaE, fails: fails)

@@ -127,8 +127,9 @@ final class TuneTests: XCTestCase {
     }
 
     /// The explanation's noise headroom names a noise pair and the size of its passing strong
-    /// cluster nearest to failing (the largest, as they share one limit on a page): `imgdiff compare` under the recommended arguments lists that cluster,
-    /// passing, and no larger passing one of that contrast.
+    /// cluster nearest to failing (the largest, as they share one limit on a page): `imgdiff
+    /// compare` under the recommended arguments lists that cluster, passing, and no larger
+    /// passing one of that contrast.
     func assertHeadroomMatchesCompare(_ explanation: [String], arguments: [String], noise: URL) throws {
         let line = try XCTUnwrap(explanation.first { $0.hasPrefix("Noise headroom: ") }, "\(explanation)")
         let pattern = try NSRegularExpression(pattern: #"ΔE 10\+ nearest to failing has (\d+) px \(([^,]+), ΔE"#)
