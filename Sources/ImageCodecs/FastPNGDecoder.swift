@@ -11,7 +11,7 @@ enum FastPNGDecoder {
         guard let rows = try PNGRowStream(bytes, limits: limits) else { return nil }
         let sampleCount = rows.width * rows.height * 4
         var failure: ImageCodecError?
-        let pixels = [UInt8](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+        let pixels = [UInt8](filling: sampleCount) { buffer, count in
             guard let base = buffer.baseAddress else { return }
             PNGRowStream.adviseHugePages(base, count: buffer.count)
             do throws(ImageCodecError) {

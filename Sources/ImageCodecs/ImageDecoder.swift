@@ -56,13 +56,13 @@ public enum ImageDecoder {
         let sampleCount = width * height * 4
         var filled = false
         if sixteenBit {
-            let samples = [UInt16](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+            let samples = [UInt16](filling: sampleCount) { buffer, count in
                 filled = fill(UnsafeMutableRawBufferPointer(buffer))
                 count = filled ? sampleCount : 0
             }
             return filled ? RGBAImage(width: width, height: height, samples16: samples, hasAlpha: hasAlpha) : nil
         }
-        let pixels = [UInt8](unsafeUninitializedCapacity: sampleCount) { buffer, count in
+        let pixels = [UInt8](filling: sampleCount) { buffer, count in
             filled = fill(UnsafeMutableRawBufferPointer(buffer))
             count = filled ? sampleCount : 0
         }

@@ -86,7 +86,7 @@ struct ChromaSubsampling {
     /// converted to RGB and clipped.
     func reconstruction(upsampling: Upsampling, bands: Int = 0) -> RGBAImage {
         let (width, height) = (image.width, image.height)
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
+        let pixels = [UInt8](filling: width * height * 4) { output, initialized in
             image.pixels.withUnsafeBufferPointer { source in
                 let shared = UncheckedSendable((self, source, output))
                 RowBands.forEach(height: height, bands: RowBands.count(height: height, requested: bands)) { _, rows in

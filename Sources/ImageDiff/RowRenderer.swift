@@ -15,7 +15,7 @@ extension RowRenderer {
     /// The whole image, rendered in row bands on all cores.
     public func image() -> RGBAImage {
         let rowBytes = width * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { buffer, count in
+        let pixels = [UInt8](filling: height * rowBytes) { buffer, count in
             if let base = buffer.baseAddress {
                 let output = UncheckedSendable(base)
                 RowBands.forEach(height: height, bytesPerRow: rowBytes) { rows in
@@ -74,7 +74,7 @@ package enum RowBands {
         height: Int, bands: Int, _ body: @Sendable (_ band: Int, _ rows: Range<Int>) -> BandResult
     ) -> [BandResult] {
         let bands = max(1, min(bands, height))
-        return [BandResult](unsafeUninitializedCapacity: bands) { results, initializedCount in
+        return [BandResult](filling: bands) { results, initializedCount in
             guard let first = results.baseAddress else { return }
             let slots = UncheckedSendable(first)
             forEach(height: height, bands: bands) { band, rows in

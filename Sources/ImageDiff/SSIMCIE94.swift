@@ -188,7 +188,7 @@ enum SSIMCIE94 {
         /// Row `y` from 15 pixels left of the image to 15 right of it, R, G, B per pixel, as
         /// the subscript gives it.
         func paddedRow(_ y: Int) -> [UInt8] {
-            [UInt8](unsafeUninitializedCapacity: paddedRowLength) { row, count in
+            [UInt8](filling: paddedRowLength) { row, count in
                 fill(row: y, into: row)
                 count = paddedRowLength
             }
@@ -498,7 +498,7 @@ struct PlaywrightLab {
             }
         }
         return ratios.withUnsafeBufferPointer { planes in
-            [Double](unsafeUninitializedCapacity: padded) { values, initialized in
+            [Double](filling: padded) { values, initialized in
                 initialized = 0
                 guard let planes = planes.baseAddress, let values = values.baseAddress else { return }
                 for start in stride(from: 0, to: padded, by: 8) {

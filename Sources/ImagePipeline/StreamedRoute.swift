@@ -238,7 +238,7 @@ enum StreamedRoute {
                             throw ImageFileError(path: name, error: error)
                         }
                     }
-                    let pixels = [UInt8](unsafeUninitializedCapacity: height * rowBytes) { buffer, count in
+                    let pixels = [UInt8](filling: height * rowBytes) { buffer, count in
                         guard let base = buffer.baseAddress else { return }
                         PNGRowStream.adviseHugePages(base, count: buffer.count)
                         for band in kept where !band.rows.isEmpty {
