@@ -34,7 +34,9 @@ enum SSIMCIE94 {
         exactOptions.measuresDeltaE = false
         let exact = ComparisonEngine(reference: expected, actual: actual, options: exactOptions)
         guard expected.size == actual.size, expected.width > 0, expected.height > 0 else {
-            var result = exact.run(kernel: .vectorized)
+            var sizeOptions = exactOptions
+            sizeOptions.measuresDeltaE = options.measuresDeltaE
+            var result = ComparisonEngine(reference: expected, actual: actual, options: sizeOptions).run(kernel: .vectorized)
             result.metric = options.metric
             result.judge(by: options.allowance)
             return result

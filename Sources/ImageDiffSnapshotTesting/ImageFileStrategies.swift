@@ -14,6 +14,8 @@ extension Snapshotting where Value == String, Format == RGBAImage {
         precision: Float = 1,
         perceptualPrecision: Float = 1,
         metric: ComparisonMetric = .exact,
+        ignoring ignoredRegions: [PixelRect] = [],
+        ignoresAntialiasing: Bool = false,
         artifacts: ImageSnapshotArtifacts = .automatic,
         file: StaticString = #filePath,
         testName: String = #function
@@ -21,19 +23,36 @@ extension Snapshotting where Value == String, Format == RGBAImage {
         Snapshotting<RGBAImage, RGBAImage>
             .image(
                 precision: precision, perceptualPrecision: perceptualPrecision, metric: metric,
+                ignoring: ignoredRegions, ignoresAntialiasing: ignoresAntialiasing,
                 artifacts: artifacts, file: file, testName: testName)
+            .pullback(SnapshotInput.decode(path:))
+    }
+
+    /// Snapshots the image file at a path, judged by a fully specified
+    /// ``ImageSnapshotComparison``: for instance the settings file `imgdiff tune --write-config`
+    /// wrote, as `.imageFile(try ImageSnapshotComparison(contentsOf: path))`.
+    public static func imageFile(
+        _ comparison: ImageSnapshotComparison,
+        artifacts: ImageSnapshotArtifacts = .automatic,
+        file: StaticString = #filePath,
+        testName: String = #function
+    ) -> Snapshotting {
+        Snapshotting<RGBAImage, RGBAImage>
+            .image(comparison, artifacts: artifacts, file: file, testName: testName)
             .pullback(SnapshotInput.decode(path:))
     }
 }
 
 extension Snapshotting where Value == Data, Format == RGBAImage {
     /// Snapshots encoded image bytes (PNG or JPEG) as the image they hold. The parameters are
-    /// those of ``SnapshotTesting/Snapshotting/imageFile(precision:perceptualPrecision:metric:artifacts:file:testName:)``;
+    /// those of ``SnapshotTesting/Snapshotting/imageFile(precision:perceptualPrecision:metric:ignoring:ignoresAntialiasing:artifacts:file:testName:)``;
     /// bytes that are not a readable image fail the test with the decoder's reason.
     public static func imageData(
         precision: Float = 1,
         perceptualPrecision: Float = 1,
         metric: ComparisonMetric = .exact,
+        ignoring ignoredRegions: [PixelRect] = [],
+        ignoresAntialiasing: Bool = false,
         artifacts: ImageSnapshotArtifacts = .automatic,
         file: StaticString = #filePath,
         testName: String = #function
@@ -41,7 +60,21 @@ extension Snapshotting where Value == Data, Format == RGBAImage {
         Snapshotting<RGBAImage, RGBAImage>
             .image(
                 precision: precision, perceptualPrecision: perceptualPrecision, metric: metric,
+                ignoring: ignoredRegions, ignoresAntialiasing: ignoresAntialiasing,
                 artifacts: artifacts, file: file, testName: testName)
+            .pullback(SnapshotInput.decode(data:))
+    }
+
+    /// Snapshots encoded image bytes, judged by a fully specified ``ImageSnapshotComparison``,
+    /// as ``SnapshotTesting/Snapshotting/imageFile(_:artifacts:file:testName:)`` judges a file.
+    public static func imageData(
+        _ comparison: ImageSnapshotComparison,
+        artifacts: ImageSnapshotArtifacts = .automatic,
+        file: StaticString = #filePath,
+        testName: String = #function
+    ) -> Snapshotting {
+        Snapshotting<RGBAImage, RGBAImage>
+            .image(comparison, artifacts: artifacts, file: file, testName: testName)
             .pullback(SnapshotInput.decode(data:))
     }
 }

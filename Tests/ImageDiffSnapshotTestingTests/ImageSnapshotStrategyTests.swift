@@ -3,6 +3,7 @@ import ImageCodecs
 import ImageDiff
 import ImageDiffSnapshotTesting
 import SnapshotTesting
+import TestSupport
 import XCTest
 
 /// `assertSnapshot` / `verifySnapshot` with the image strategies over the references in
@@ -183,6 +184,34 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         XCTAssertThrowsError(try strategy(#"{"metric": "structural", "typo": 1}"#)) { error in
             XCTAssertEqual("\(error)", "\(file): unknown key \"typo\"; known keys: \(["metric", "threshold", "antialiasing", "maxDiffPixels", "maxDiffRatio", "shiftRadius", "minimumClusterPixels", "textReflow", "scatteredNoise", "countAntialiased", "precision", "perceptualPrecision", "explanation"].joined(separator: ", "))")
         }
+    }
+
+    /// The file and data strategies take every setting the image strategy takes: a settings
+    /// file, and ignored regions. A render from another machine (hinting, anti-aliasing) fails
+    /// exact comparison and passes the structural setting; a changed word fails both, and
+    /// passes only with its rectangle ignored.
+    func testFileAndDataStrategiesTakeEverySetting() throws {
+        let render = SharedData.packageRoot.appendingPathComponent("Fixtures/render")
+        let reference = render.appendingPathComponent("noise/ref/login--other-machine.png").path
+        let otherMachine = render.appendingPathComponent("noise/new/login--other-machine.png").path
+        let word = render.appendingPathComponent("changes/new/login--word.png").path
+        assertSnapshot(of: reference, as: .imageFile(), named: "login")
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(#"{"metric": "structural"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let structural = try ImageSnapshotComparison(contentsOf: file)
+        XCTAssertNotNil(verify(otherMachine, as: .imageFile(), named: "login"))
+        XCTAssertNil(verify(otherMachine, as: .imageFile(structural), named: "login"))
+        XCTAssertNil(verify(try Data(contentsOf: URL(fileURLWithPath: otherMachine)), as: .imageData(structural), named: "login"))
+        XCTAssertNotNil(verify(word, as: .imageFile(structural), named: "login"))
+        XCTAssertNotNil(verify(try Data(contentsOf: URL(fileURLWithPath: word)), as: .imageData(structural), named: "login"))
+
+        let wordBox = PixelRect(minX: 124, minY: 144, maxX: 173, maxY: 153)
+        XCTAssertNil(verify(word, as: .imageFile(ignoring: [wordBox]), named: "login"))
+        XCTAssertNil(verify(try Data(contentsOf: URL(fileURLWithPath: word)), as: .imageData(ignoring: [wordBox]), named: "login"))
+        let shortOfIt = PixelRect(minX: 124, minY: 144, maxX: 172, maxY: 153)
+        XCTAssertNotNil(verify(word, as: .imageFile(ignoring: [shortOfIt]), named: "login"))
     }
 
     // MARK: - Helpers

@@ -74,6 +74,22 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(wider.boundingBox, PixelRect(minX: 3, minY: 0, maxX: 4, maxY: 1))
     }
 
+    /// Whatever the metric, a pair of two sizes reports the largest ΔE94 of its overlap.
+    func testDifferentSizesMeasureTheOverlapsLargestDeltaE() {
+        let reference = RGBAImage(width: 4, height: 3, filledWith: white)
+        let actual = RGBAImage(width: 3, height: 5, filledWith: RGBA(0, 0, 0))
+        let expected = compare(reference, actual, options: ComparisonOptions(metric: .exact)).maxDeltaE
+        XCTAssertGreaterThan(expected, 90)
+        let metrics: [ComparisonMetric] = [
+            .yiq(threshold: 0.1), .channel(tolerance: 3), .structural(StructuralRule()), .ssimCIE94(maxDeltaE: 1),
+        ]
+        for metric in metrics {
+            let result = compare(reference, actual, options: ComparisonOptions(metric: metric))
+            XCTAssertTrue(result.sizeDiffers, "\(metric.name)")
+            XCTAssertEqual(result.maxDeltaE, expected, "\(metric.name)")
+        }
+    }
+
     func testIgnoreRegionsAndMask() {
         let reference = RGBAImage(width: 6, height: 6, filledWith: white)
         var actual = reference
