@@ -26,7 +26,8 @@ extension BatchReport {
             if let error = pair.error { Console.error(error) }
         }
         let s = summary
-        Console.line("\(s.pairs) pairs: \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(s.errors) errors; report: \(PathText.join(reportFolder, "index.html"))")
+        let pairs = s.pairs == 1 ? "1 pair" : "\(s.pairs) pairs", errors = s.errors == 1 ? "1 error" : "\(s.errors) errors"
+        Console.line("\(pairs): \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(errors); report: \(PathText.join(reportFolder, "index.html"))")
     }
 
     /// Copies the new images of changed and new pairs over the references, each synced to disk

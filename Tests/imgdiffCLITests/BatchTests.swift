@@ -153,6 +153,16 @@ final class BatchTests: XCTestCase {
         let pairs = try XCTUnwrap(report["pairs"] as? [[String: Any]])
         XCTAssertEqual(pairs.first?["status"] as? String, "error")
         XCTAssertTrue((pairs.first?["error"] as? String)?.hasPrefix(broken + ": ") ?? false)
+        XCTAssertTrue(run.stdout.contains("6 pairs: 2 changed, 1 passed, 1 new, 1 deleted, 1 error; "), run.stdout)
+
+        let one = copy.appendingPathComponent("one")
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(at: one.appendingPathComponent(side), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: copy.appendingPathComponent("\(side)/settings/theme.png"), to: one.appendingPathComponent("\(side)/theme.png"))
+        }
+        let single = try imgdiff("batch", one.appendingPathComponent("ref").path, one.appendingPathComponent("new").path, "--out", out)
+        XCTAssertTrue(single.stdout.hasPrefix("1 pair: 0 changed, 1 passed, 0 new, 0 deleted, 0 errors; "), single.stdout)
     }
 
     func testApproveCopiesChangedAndNewImages() throws {
