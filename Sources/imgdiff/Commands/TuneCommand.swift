@@ -331,7 +331,7 @@ struct SearchOutcome {
         var lines: [String] = []
         let noiseCount = evaluations.filter { $0.label == .noise }.count
         let changeCount = evaluations.filter { $0.label == .change }.count
-        lines.append("Searched \(TuningCandidate.grid.count) modes x allowance over \(noiseCount) noise pairs, \(changeCount) changes and \(canaries.count) canaries.")
+        lines.append("Searched \(TuningCandidate.grid.count) modes x allowance over \(Wording.count(noiseCount, "noise pair")), \(Wording.count(changeCount, "change")) and \(Wording.count(canaries.count, "canary", plural: "canaries")).")
         if let noise = trained.worstNoise, noise.pixels > 0 {
             lines.append("Noise limit: \(noise.name) differs in \(Self.pixels(noise.pixels)) under this mode; allowed: \(trained.maxDiffPixels) px.")
         } else {
@@ -380,8 +380,7 @@ struct SearchOutcome {
             guard let index = TuningCandidate.grid.firstIndex(of: twin) else { return nil }
             let passing = canaries.filter { $0.counts[index] == 0 }.map(\.name)
             if passing.isEmpty { return "\(flag): \(model) judges the training pairs no better." }
-            let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
-            return "\(flag): with \(model), \(named) would pass."
+            return "\(flag): with \(model), \(Wording.names(passing)) would pass."
         }
     }
 
@@ -394,8 +393,7 @@ struct SearchOutcome {
         var passing = canariesPassingSnapshotTesting
         if let separation = setting.separation, !separation.separates { passing = separation.overlappingChanges + passing }
         guard !passing.isEmpty else { return nil }
-        let named = passing.prefix(3).joined(separator: ", ") + (passing.count > 3 ? " and \(passing.count - 3) more" : "")
-        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(named) pass; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
+        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(Wording.names(passing)) pass; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
     }
 }
 

@@ -26,8 +26,7 @@ extension BatchReport {
             if let error = pair.error { Console.error(error) }
         }
         let s = summary
-        let pairs = s.pairs == 1 ? "1 pair" : "\(s.pairs) pairs", errors = s.errors == 1 ? "1 error" : "\(s.errors) errors"
-        Console.line("\(pairs): \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(errors); report: \(PathText.join(reportFolder, "index.html"))")
+        Console.line("\(Wording.count(s.pairs, "pair")): \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(Wording.count(s.errors, "error")); report: \(PathText.join(reportFolder, "index.html"))")
     }
 
     /// Copies the new images of changed and new pairs over the references, each synced to disk
