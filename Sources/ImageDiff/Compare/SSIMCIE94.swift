@@ -31,16 +31,14 @@ enum SSIMCIE94 {
     static func compare(_ expected: RGBAImage, _ actual: RGBAImage, maxDeltaE: Double, options: ComparisonOptions) -> DiffResult {
         var exactOptions = options
         exactOptions.metric = .exact
-        exactOptions.measuresDeltaE = false
-        let exact = ComparisonEngine(reference: expected, actual: actual, options: exactOptions)
         guard expected.size == actual.size, expected.width > 0, expected.height > 0 else {
-            var sizeOptions = exactOptions
-            sizeOptions.measuresDeltaE = options.measuresDeltaE
-            var result = ComparisonEngine(reference: expected, actual: actual, options: sizeOptions).run(kernel: .vectorized)
+            var result = ComparisonEngine(reference: expected, actual: actual, options: exactOptions).run(kernel: .vectorized)
             result.metric = options.metric
             result.judge(by: options.allowance)
             return result
         }
+        exactOptions.measuresDeltaE = false
+        let exact = ComparisonEngine(reference: expected, actual: actual, options: exactOptions)
         let ignored = IgnoreMap(options: options, width: expected.width, height: expected.height)
         let bands = RowBands.map(height: expected.height, bands: bandCount(options, expected)) { _, rows in
             exact.statistics(ignored: ignored) { judge in
