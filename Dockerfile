@@ -7,7 +7,7 @@
 
 FROM swift:6.1-bookworm AS build
 RUN apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends pkg-config libpng-dev libjpeg62-turbo-dev libisal-dev libmagickwand-dev git \
+    && apt-get install -y -qq --no-install-recommends pkg-config libpng-dev libjpeg62-turbo-dev libisal-dev libdeflate-dev libmagickwand-dev git \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -17,7 +17,7 @@ RUN commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
 
 FROM debian:12-slim
 RUN apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libc6 libgcc-s1 libstdc++6 libpng16-16 libjpeg62-turbo libisal2 zlib1g libmagickwand-6.q16-6 \
+    && apt-get install -y -qq --no-install-recommends libc6 libgcc-s1 libstdc++6 libpng16-16 libjpeg62-turbo libisal2 libdeflate0 zlib1g libmagickwand-6.q16-6 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/imgdiff /usr/bin/imgdiff
 ENTRYPOINT ["imgdiff"]

@@ -51,9 +51,13 @@ let package = Package(
             name: "CLibISAL", pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
+        .systemLibrary(
+            name: "CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         .target(
             name: "CImageCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG", "CLibISAL"],
+            dependencies: ["CLibPNG", "CLibJPEG", "CLibISAL", "CLibDeflate"],
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(

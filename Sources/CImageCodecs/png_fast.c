@@ -4,6 +4,7 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
+#include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -581,6 +582,11 @@ struct cic_png_stream {
     /* RGB files: the filtered rows of a chunk spread to four bytes a pixel, each row after its
      * filter byte, so that they unfilter with the RGBA kernels. */
     uint8_t *spread;
+    /* Every filtered row, inflated at once by libdeflate (cic_png_stream_inflate_whole), and
+     * how many of its bytes the rows read so far took; NULL when the stream inflates a chunk
+     * at a time. */
+    uint8_t *whole;
+    size_t whole_read;
 };
 
 cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
@@ -618,10 +624,60 @@ cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_st
 
 void cic_png_stream_close(cic_png_stream *stream) {
     if (!stream) return;
+    free(stream->whole);
     free(stream->previous);
     free(stream->spread);
     free(stream->filtered);
     free(stream);
+}
+
+int cic_png_stream_inflate_whole(cic_png_stream *s, size_t max_bytes) {
+    const size_t stride = s->row_bytes + 1, total = stride * (size_t)s->info.height;
+    if (s->whole || s->rows_read > 0 || s->header_read || total > max_bytes) return s->whole != NULL;
+    /* The IDAT payloads, one after the other (they were checked when the stream opened). */
+    size_t position = s->position, compressed = 0, idat_count = 0;
+    const uint8_t *single = NULL;
+    png_chunk chunk;
+    while (next_chunk(s->data, s->size, &position, &chunk, 0, NULL, 0) == 1 && memcmp(chunk.type, "IDAT", 4) == 0) {
+        compressed += chunk.length;
+        single = chunk.payload;
+        idat_count++;
+    }
+    uint8_t *joined = NULL;
+    if (idat_count > 1) {
+        joined = malloc(compressed ? compressed : 1);
+        if (!joined) return 0;
+        size_t offset = 0;
+        position = s->position;
+        while (next_chunk(s->data, s->size, &position, &chunk, 0, NULL, 0) == 1 && memcmp(chunk.type, "IDAT", 4) == 0) {
+            memcpy(joined + offset, chunk.payload, chunk.length);
+            offset += chunk.length;
+        }
+    }
+    /* Slack past the last row, as the chunk buffer has, for the kernels' wide loads; on huge
+     * pages where the kernel gives them, as a fresh buffer of many pages faults in far slower
+     * a 4 KiB page at a time than libdeflate fills it. */
+    void *allocated = NULL;
+    const size_t huge = (size_t)2 << 20;
+    uint8_t *rows = total >= huge && posix_memalign(&allocated, huge, total + 4096) == 0 ? allocated
+                  : total >= huge ? NULL : malloc(total + 4096);
+    if (rows && total >= huge) cic_advise_huge_pages(rows, total + 4096);
+    struct libdeflate_decompressor *decompressor = rows ? libdeflate_alloc_decompressor() : NULL;
+    /* Only a stream that holds exactly the rows, ends, and whose Adler-32 matches is taken;
+     * anything else (corrupt, truncated, data after the rows) is left to the chunked inflate,
+     * which tells what is wrong or reads what libpng reads. */
+    int taken = decompressor && libdeflate_zlib_decompress(decompressor, joined ? joined : single, compressed, rows,
+                                                           total, NULL) == LIBDEFLATE_SUCCESS;
+    cic_clear_upper_vector_state();
+    libdeflate_free_decompressor(decompressor);
+    free(joined);
+    if (!taken) {
+        free(rows);
+        return 0;
+    }
+    s->whole = rows;
+    s->whole_read = 0;
+    return 1;
 }
 
 /* Hands the inflater the next IDAT chunk's payload; 0 when there is none. The chunks were
@@ -793,8 +849,14 @@ cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint3
         size_t distance = ((uintptr_t)source + 1 - (uintptr_t)first_out) & 4095;
         source += (2048 - distance) & 4095;
         uint8_t *filtered = channels == 4 ? source : s->filtered;
-        cic_fast_status status = inflate_exactly(s, filtered, rows * stride, message, message_size);
-        if (status != CIC_FAST_OK) return status;
+        if (s->whole) {
+            filtered = s->whole + s->whole_read;
+            s->whole_read += rows * stride;
+            if (channels == 4) source = filtered;
+        } else {
+            cic_fast_status status = inflate_exactly(s, filtered, rows * stride, message, message_size);
+            if (status != CIC_FAST_OK) return status;
+        }
         if (channels == 3) spread_rgb_rows(source, spread_stride, filtered, stride, rows, s->info.width);
         const uint8_t *previous = done > 0 ? first_out - rgba_row_bytes : s->rows_read == 0 ? NULL : s->previous;
         if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride, previous,
@@ -805,6 +867,12 @@ cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint3
     }
     memcpy(s->previous, rgba + (row_count - 1) * rgba_row_bytes, rgba_row_bytes);
     s->rows_read += row_count;
+    if (s->rows_read == s->info.height && s->whole) {
+        free(s->whole);
+        s->whole = NULL;
+        s->whole_read = 0;
+        return CIC_FAST_OK;
+    }
     if (s->rows_read == s->info.height) return finish_stream(s, message, message_size);
     return CIC_FAST_OK;
 }

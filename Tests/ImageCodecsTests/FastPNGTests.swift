@@ -6,7 +6,8 @@ import XCTest
 @testable import ImageCodecs
 @testable import ImageDiff
 
-/// The ISA-L + SIMD-unfilter fast path decodes exactly what libpng decodes, in any band split.
+/// The fast path (libdeflate or ISA-L, then the SIMD unfilter) decodes exactly what libpng
+/// decodes, in any band split, whichever inflate it takes.
 final class FastPNGTests: XCTestCase {
     var root: URL { SharedData.packageRoot }
 
@@ -31,6 +32,10 @@ final class FastPNGTests: XCTestCase {
                 guard let fast = try FastPNGDecoder.decode(buffer) else { return }
                 taken += 1
                 XCTAssertEqual(fast, libpng, url.lastPathComponent, file: file, line: line)
+                // The whole-image decode inflates with libdeflate; the chunked ISA-L inflate
+                // of the streams must give the same rows.
+                let chunked = try Self.readInBands(buffer, of: fast.height, inflatesWhole: false)
+                XCTAssertEqual(chunked, libpng.pixels, "\(url.lastPathComponent), inflated a chunk at a time", file: file, line: line)
             }
         }
         return taken
@@ -219,6 +224,9 @@ final class FastPNGTests: XCTestCase {
             try png(zlib, pieces: pieces).withUnsafeBufferPointer { buffer in
                 let fast = try XCTUnwrap(try FastPNGDecoder.decode(buffer))
                 XCTAssertEqual(fast, try PNGDecoder.decodeWithLibPNG(buffer), "IDAT chunks of 1 to \(pieces) bytes")
+                XCTAssertEqual(try Self.readInBands(buffer, of: 7, inflatesWhole: false), fast.pixels, "chunked, pieces of 1 to \(pieces)")
+                let stream = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+                XCTAssertTrue(stream.inflateWhole(upTo: PNGRowStream.wholeInflateBytes), "IDAT chunks of 1 to \(pieces) bytes joined")
             }
         }
         var wrongChecksum = zlib
@@ -235,7 +243,42 @@ final class FastPNGTests: XCTestCase {
                 XCTAssertThrowsError(try png(data, pieces: pieces).withUnsafeBufferPointer { try FastPNGDecoder.decode($0) }, label) { error in
                     XCTAssertTrue("\(error)".contains(problem), "\(label): \(error)")
                 }
+                // The same problem, named the same way, whichever inflate the stream started with.
+                for inflatesWhole in [false, true] {
+                    XCTAssertThrowsError(
+                        try png(data, pieces: pieces).withUnsafeBufferPointer {
+                            try Self.readInBands($0, of: 64, inflatesWhole: inflatesWhole)
+                        }, label
+                    ) { error in
+                        XCTAssertTrue("\(error)".contains(problem), "\(label), inflatesWhole \(inflatesWhole): \(error)")
+                    }
+                }
             }
+        }
+    }
+
+    /// libdeflate takes a stream whole only when it holds exactly the rows: image data that runs
+    /// on past the last row is left to the chunked inflate, which ignores the rest as libpng
+    /// does, and an image whose rows exceed the limit is inflated a chunk at a time too.
+    func testWholeInflateTakesExactStreamsOnly() throws {
+        let (width, height) = (5, 3)
+        var generator = SplitMix(seed: 0xD3F1)
+        var filtered: [UInt8] = []
+        for row in 0..<height {
+            filtered.append(UInt8(row % 5))
+            for _ in 0..<(width * 4) { filtered.append(generator.nextByte()) }
+        }
+        let exact = Self.storedPNG(width: width, height: height, colourType: 6, filtered: filtered)
+        let overlong = Self.storedPNG(width: width, height: height, colourType: 6, filtered: filtered + [1, 2, 3, 4, 5, 6, 7, 8])
+        let expected = try exact.withUnsafeBufferPointer { try XCTUnwrap(try FastPNGDecoder.decode($0)) }
+        try exact.withUnsafeBufferPointer { buffer in
+            XCTAssertTrue(try XCTUnwrap(try PNGRowStream(buffer, limits: .default)).inflateWhole(upTo: filtered.count))
+            XCTAssertFalse(try XCTUnwrap(try PNGRowStream(buffer, limits: .default)).inflateWhole(upTo: filtered.count - 1))
+        }
+        try overlong.withUnsafeBufferPointer { buffer in
+            XCTAssertFalse(try XCTUnwrap(try PNGRowStream(buffer, limits: .default)).inflateWhole(upTo: 1 << 20))
+            XCTAssertEqual(try XCTUnwrap(try FastPNGDecoder.decode(buffer)), expected)
+            XCTAssertEqual(try Self.readInBands(buffer, of: 2, inflatesWhole: true), expected.pixels)
         }
     }
 
@@ -269,9 +312,11 @@ final class FastPNGTests: XCTestCase {
         return bigEndian(UInt32(payload.count)) + body + bigEndian(cic_crc32(0, body, body.count))
     }
 
-    /// The PNG in `buffer` read through the row stream `band` rows at a time.
-    static func readInBands(_ buffer: UnsafeBufferPointer<UInt8>, of band: Int) throws -> [UInt8] {
+    /// The PNG in `buffer` read through the row stream `band` rows at a time, its image data
+    /// inflated at once (libdeflate) or a chunk at a time (ISA-L).
+    static func readInBands(_ buffer: UnsafeBufferPointer<UInt8>, of band: Int, inflatesWhole: Bool = false) throws -> [UInt8] {
         let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+        if inflatesWhole { rows.inflateWhole(upTo: PNGRowStream.wholeInflateBytes) }
         var pixels = [UInt8](repeating: 7, count: rows.width * rows.height * 4)
         try pixels.withUnsafeMutableBufferPointer { out in
             guard let out = out.baseAddress else { return }
@@ -292,7 +337,11 @@ final class FastPNGTests: XCTestCase {
             try bytes.withUnsafeBufferPointer { buffer in
                 let whole = try XCTUnwrap(try FastPNGDecoder.decode(buffer))
                 for band in [1, 3, 7, 64, whole.height] {
-                    XCTAssertEqual(try Self.readInBands(buffer, of: band), whole.pixels, "\(path) in bands of \(band)")
+                    for inflatesWhole in [false, true] {
+                        XCTAssertEqual(
+                            try Self.readInBands(buffer, of: band, inflatesWhole: inflatesWhole), whole.pixels,
+                            "\(path) in bands of \(band), inflatesWhole \(inflatesWhole)")
+                    }
                 }
             }
         }
