@@ -1,16 +1,17 @@
 import CImageCodecs
 import ImageDiff
 
-/// The fast path for 8-bit RGB and RGBA PNGs that are not interlaced (screenshots): libdeflate
-/// inflates the image data at once (ISA-L a cache-sized chunk of rows at a time, for images
-/// past ``PNGRowStream/wholeInflateBytes``) and the rows are unfiltered straight into their
-/// place. Returns nil for every PNG it does not take, which then goes to libpng.
+/// The fast path for 8-bit RGB and RGBA PNGs that are not interlaced (screenshots): with
+/// `inflatesWhole`, libdeflate inflates the image data at once (up to
+/// ``PNGRowStream/wholeInflateBytes``), otherwise ISA-L a cache-sized chunk of rows at a time,
+/// and the rows are unfiltered straight into their place. Returns nil for every PNG it does not
+/// take, which then goes to libpng.
 enum FastPNGDecoder {
     static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits = .default
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits = .default, inflatesWhole: Bool = true
     ) throws(ImageCodecError) -> RGBAImage? {
         guard let rows = try PNGRowStream(bytes, limits: limits) else { return nil }
-        rows.inflateWhole(upTo: PNGRowStream.wholeInflateBytes)
+        if inflatesWhole { rows.inflateWhole(upTo: PNGRowStream.wholeInflateBytes) }
         let sampleCount = rows.width * rows.height * 4
         var failure: ImageCodecError?
         let pixels = [UInt8](filling: sampleCount) { buffer, count in

@@ -23,22 +23,36 @@ public enum ImageDecoder {
     public static func decode(
         _ bytes: [UInt8], name: String, limits: DecodingLimits = .default
     ) throws(ImageFileError) -> RGBAImage {
+        try decode(bytes, name: name, limits: limits, inflatesWhole: true)
+    }
+
+    /// The same, choosing how an 8-bit PNG's image data is inflated: at once by libdeflate
+    /// (`inflatesWhole`, up to ``PNGRowStream/wholeInflateBytes``; on screenshots' flat streams
+    /// several times as fast, while the filtered rows are held beside the image), or a
+    /// cache-sized chunk at a time by ISA-L. The pixels are the same either way.
+    ///
+    /// - Throws: ``ImageFileError`` naming `name`.
+    package static func decode(
+        _ bytes: [UInt8], name: String, limits: DecodingLimits, inflatesWhole: Bool
+    ) throws(ImageFileError) -> RGBAImage {
         do {
             return try bytes.withUnsafeBufferPointer { buffer throws(ImageCodecError) in
-                try decode(buffer, limits: limits)
+                try decode(buffer, limits: limits, inflatesWhole: inflatesWhole)
             }
         } catch {
             throw ImageFileError(path: name, error: error)
         }
     }
 
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws(ImageCodecError) -> RGBAImage {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits, inflatesWhole: Bool = true
+    ) throws(ImageCodecError) -> RGBAImage {
         guard bytes.count <= limits.maxFileSize else { throw .fileTooLarge(limit: limits.maxFileSize) }
         switch ContainerFormat(sniffing: bytes) {
         case .empty:
             throw .emptyFile
         case .png:
-            return try PNGDecoder.decode(bytes, limits: limits)
+            return try PNGDecoder.decode(bytes, limits: limits, inflatesWhole: inflatesWhole)
         case .jpeg:
             if let image = try JPEGDecoder.decode(bytes, limits: limits) { return image }
             return try MagickDecoder.decode(bytes, limits: limits)

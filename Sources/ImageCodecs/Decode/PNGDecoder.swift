@@ -5,14 +5,14 @@ import ImageDiff
 /// palette and tRNS expansion, gray to RGB; no gamma handling.
 enum PNGDecoder {
     static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits = .default
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: DecodingLimits = .default, inflatesWhole: Bool = true
     ) throws(ImageCodecError) -> RGBAImage {
         if let header = PNGHeader(bytes) {
             try limits.check(
                 width: header.width, height: header.height,
                 bytesPerPixel: DecodingLimits.decodedBytesPerPixel(sixteenBit: header.bitDepth == 16))
         }
-        if let image = try FastPNGDecoder.decode(bytes, limits: limits) { return image }
+        if let image = try FastPNGDecoder.decode(bytes, limits: limits, inflatesWhole: inflatesWhole) { return image }
         return try decodeWithLibPNG(bytes, limits: limits)
     }
 
