@@ -631,9 +631,23 @@ void cic_png_stream_close(cic_png_stream *stream) {
     free(stream);
 }
 
+/* A buffer for every filtered row, with slack past the last one, as the chunk buffer has, for
+ * the kernels' wide loads. A large one is put on huge pages where the kernel gives them: a fresh
+ * buffer of many pages faults in far slower a 4 KiB page at a time than libdeflate fills it. */
+static uint8_t *allocate_whole_rows(size_t total) {
+    const size_t huge = (size_t)2 << 20, size = total + 4096;
+    if (total < huge) return malloc(size);
+    void *allocated = NULL;
+    if (posix_memalign(&allocated, huge, size) != 0) return NULL;
+    cic_advise_huge_pages(allocated, size);
+    return allocated;
+}
+
 int cic_png_stream_inflate_whole(cic_png_stream *s, size_t max_bytes) {
-    const size_t stride = s->row_bytes + 1, total = stride * (size_t)s->info.height;
-    if (s->whole || s->rows_read > 0 || s->header_read || total > max_bytes) return s->whole != NULL;
+    if (s->whole) return 1;
+    const size_t stride = s->row_bytes + 1, height = s->info.height;
+    if (s->rows_read > 0 || s->header_read || height == 0 || stride > max_bytes / height) return 0;
+    const size_t total = stride * height;
     /* The IDAT payloads, one after the other (they were checked when the stream opened). */
     size_t position = s->position, compressed = 0, idat_count = 0;
     const uint8_t *single = NULL;
@@ -654,14 +668,7 @@ int cic_png_stream_inflate_whole(cic_png_stream *s, size_t max_bytes) {
             offset += chunk.length;
         }
     }
-    /* Slack past the last row, as the chunk buffer has, for the kernels' wide loads; on huge
-     * pages where the kernel gives them, as a fresh buffer of many pages faults in far slower
-     * a 4 KiB page at a time than libdeflate fills it. */
-    void *allocated = NULL;
-    const size_t huge = (size_t)2 << 20;
-    uint8_t *rows = total >= huge && posix_memalign(&allocated, huge, total + 4096) == 0 ? allocated
-                  : total >= huge ? NULL : malloc(total + 4096);
-    if (rows && total >= huge) cic_advise_huge_pages(rows, total + 4096);
+    uint8_t *rows = allocate_whole_rows(total);
     struct libdeflate_decompressor *decompressor = rows ? libdeflate_alloc_decompressor() : NULL;
     /* Only a stream that holds exactly the rows, ends, and whose Adler-32 matches is taken;
      * anything else (corrupt, truncated, data after the rows) is left to the chunked inflate,
