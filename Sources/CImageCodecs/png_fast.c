@@ -838,6 +838,32 @@ static void make_opaque(uint8_t *rgba, size_t length) {
 #endif
 }
 
+int cic_png_stream_holds_inflated_rows(const cic_png_stream *s) { return s->whole != NULL; }
+
+cic_fast_status cic_png_stream_reread_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
+                                           size_t message_size) {
+    if (!s->whole) return fail(message, message_size, "the image data is no longer held");
+    if (row_count > s->info.height) return fail(message, message_size, "read past the last row");
+    const size_t channels = (size_t)s->info.channels, stride = s->row_bytes + 1;
+    const size_t rows_per_chunk = s->filtered_capacity / stride;
+    const size_t rgba_row_bytes = (size_t)s->info.width * 4, spread_stride = rgba_row_bytes + 1;
+    for (size_t done = 0; done < row_count;) {
+        size_t rows = row_count - done < rows_per_chunk ? row_count - done : rows_per_chunk;
+        uint8_t *first_out = rgba + done * rgba_row_bytes;
+        const uint8_t *source = s->whole + done * stride;
+        if (channels == 3) {
+            spread_rgb_rows(s->spread, spread_stride, source, stride, rows, s->info.width);
+            source = s->spread;
+        }
+        if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride,
+                                   done > 0 ? first_out - rgba_row_bytes : NULL, rows, rgba_row_bytes, 4))
+            return fail(message, message_size, "bad adaptive filter value");
+        if (channels == 3) make_opaque(first_out, rows * rgba_row_bytes);
+        done += rows;
+    }
+    return CIC_FAST_OK;
+}
+
 cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
                                          size_t message_size) {
     if (row_count > s->info.height - s->rows_read) return fail(message, message_size, "read past the last row");

@@ -223,8 +223,9 @@ enum StreamedRoute {
 
     /// Both images whole, as ``ImageDecoder`` decodes them: the `kept` bands (contiguous rows,
     /// with each side's pixels) copied, the streams read on to the last row, and the rows above
-    /// the first kept band decoded again from freshly opened streams; both sides at once with
-    /// ``Parallelism/allCores``.
+    /// the first kept band decoded again: unfiltered again from the image data a stream holds
+    /// inflated (``PNGRowStream/holdsInflatedRows``), or from a freshly opened stream; both sides
+    /// at once with ``Parallelism/allCores``.
     static func wholeImages(
         streams: [PNGRowStream], names: [String], kept: [(rows: Range<Int>, pixels: [UnsafeMutablePointer<UInt8>])],
         width: Int, height: Int, reopen: Reopen, parallelism: Parallelism
@@ -240,9 +241,11 @@ enum StreamedRoute {
                 forBothSides(parallelism) { side in
                     let (images, failures, streams, kept) = shared.value
                     let name = names[side]
-                    func read(_ rows: Int, from stream: PNGRowStream, into target: UnsafeMutablePointer<UInt8>) throws(ImageFileError) {
+                    func read(
+                        _ rows: Int, from stream: PNGRowStream, into target: UnsafeMutablePointer<UInt8>, fromTop: Bool = false
+                    ) throws(ImageFileError) {
                         do throws(ImageCodecError) {
-                            try stream.read(rows, into: target)
+                            if fromTop { try stream.readAgainFromTop(rows, into: target) } else { try stream.read(rows, into: target) }
                         } catch {
                             throw ImageFileError(path: name, error: error)
                         }
@@ -254,8 +257,15 @@ enum StreamedRoute {
                             (base + band.rows.lowerBound * rowBytes).update(from: band.pixels[side], count: band.rows.count * rowBytes)
                         }
                         do throws(ImageFileError) {
-                            try read(height - decodedEnd, from: streams[side], into: base + decodedEnd * rowBytes)
-                            try read(firstKept, from: try reopen(side), into: base)
+                            // A stream that inflated its data at once still holds the rows above,
+                            // until its last row is read: they are unfiltered again from there.
+                            if streams[side].holdsInflatedRows {
+                                try read(firstKept, from: streams[side], into: base, fromTop: true)
+                                try read(height - decodedEnd, from: streams[side], into: base + decodedEnd * rowBytes)
+                            } else {
+                                try read(height - decodedEnd, from: streams[side], into: base + decodedEnd * rowBytes)
+                                try read(firstKept, from: try reopen(side), into: base)
+                            }
                             count = height * rowBytes
                         } catch {
                             failures[side] = error

@@ -257,6 +257,34 @@ final class FastPNGTests: XCTestCase {
         }
     }
 
+    /// A stream that inflated its data at once decodes its first rows again from it, without
+    /// moving: the same rows a fresh stream reads, RGB and RGBA alike, until its last row is read.
+    func testReadingAgainFromTheTopGivesTheFirstRows() throws {
+        for path in ["Fixtures/login/ref.png", "Fixtures/codecs/rgb8.png"] {
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(path)))
+            try bytes.withUnsafeBufferPointer { buffer in
+                let whole = try XCTUnwrap(try FastPNGDecoder.decode(buffer, inflatesWhole: false))
+                let rows = try XCTUnwrap(try PNGRowStream(buffer, limits: .default))
+                XCTAssertTrue(rows.inflateWhole(upTo: PNGRowStream.wholeInflateBytes), path)
+                let rowBytes = rows.width * 4
+                let (first, again) = (min(7, rows.height - 1), min(5, rows.height - 1))
+                var pixels = [UInt8](repeating: 0, count: rows.height * rowBytes)
+                var top = [UInt8](repeating: 0, count: again * rowBytes)
+                try pixels.withUnsafeMutableBufferPointer { out in
+                    guard let out = out.baseAddress else { return }
+                    try rows.read(first, into: out)
+                    try top.withUnsafeMutableBufferPointer { try rows.readAgainFromTop(again, into: XCTUnwrap($0.baseAddress)) }
+                    XCTAssertTrue(rows.holdsInflatedRows, path)
+                    try rows.read(rows.height - first, into: out + first * rowBytes)
+                }
+                XCTAssertEqual(pixels, whole.pixels, "\(path): the stream read on as if nothing had been read again")
+                XCTAssertEqual(top, Array(whole.pixels.prefix(again * rowBytes)), "\(path): the first rows, again")
+                XCTAssertFalse(rows.holdsInflatedRows, "\(path): released with the last row")
+                XCTAssertThrowsError(try top.withUnsafeMutableBufferPointer { try rows.readAgainFromTop(1, into: XCTUnwrap($0.baseAddress)) })
+            }
+        }
+    }
+
     /// libdeflate takes a stream whole only when it holds exactly the rows: image data that runs
     /// on past the last row is left to the chunked inflate, which ignores the rest as libpng
     /// does, and an image whose rows exceed the limit is inflated a chunk at a time too.

@@ -51,6 +51,13 @@ int cic_png_stream_inflate_whole(cic_png_stream *stream, size_t max_bytes);
  * the last row, also checks that the zlib stream ends and its Adler-32. */
 cic_fast_status cic_png_stream_read_rows(cic_png_stream *stream, uint8_t *rgba, uint32_t row_count, char *message,
                                          size_t message_size);
+/* Whether the stream holds its inflated rows (cic_png_stream_inflate_whole took it and its
+ * last row has not been read), so that cic_png_stream_reread_rows can decode rows again. */
+int cic_png_stream_holds_inflated_rows(const cic_png_stream *stream);
+/* Decodes the first `row_count` rows again, as RGBA, from the held inflated rows, without
+ * moving the stream: what a fresh stream would read, without inflating again. */
+cic_fast_status cic_png_stream_reread_rows(cic_png_stream *stream, uint8_t *rgba, uint32_t row_count, char *message,
+                                           size_t message_size);
 void cic_png_stream_close(cic_png_stream *stream);
 
 /* Checks a PNG's structure without decoding its pixels: signature, IHDR first, every chunk

@@ -83,6 +83,21 @@ package final class PNGRowStream {
         return cic_png_stream_inflate_whole(stream, maxBytes) != 0
     }
 
+    /// Whether the stream holds its image data inflated at once (``inflateWhole(upTo:)``) and
+    /// not yet released by reading the last row: ``readAgainFromTop(_:into:)`` then works.
+    package var holdsInflatedRows: Bool { cic_png_stream_holds_inflated_rows(stream) != 0 }
+
+    /// Decodes the first `count` rows again as RGBA into `rows`, from the image data held
+    /// inflated, without moving the stream: what a freshly opened stream would read, without
+    /// inflating anything again. Only while ``holdsInflatedRows``.
+    package func readAgainFromTop(_ count: Int, into rows: UnsafeMutablePointer<UInt8>) throws(ImageCodecError) {
+        precondition(count >= 0 && count <= height, "read past the last row")
+        var message = CMessage()
+        guard cic_png_stream_reread_rows(stream, rows, UInt32(count), &message.bytes, CMessage.capacity) == CIC_FAST_OK else {
+            throw .corruptPNG(message.text)
+        }
+    }
+
     /// Asks for huge pages behind a whole decoded image's buffer: fewer page faults to fill it.
     package static func adviseHugePages(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) {
         cic_advise_huge_pages(buffer, count)
