@@ -582,11 +582,9 @@ struct cic_png_stream {
     /* RGB files: the filtered rows of a chunk spread to four bytes a pixel, each row after its
      * filter byte, so that they unfilter with the RGBA kernels. */
     uint8_t *spread;
-    /* Every filtered row, inflated at once by libdeflate (cic_png_stream_inflate_whole), and
-     * how many of its bytes the rows read so far took; NULL when the stream inflates a chunk
-     * at a time. */
+    /* Every filtered row, inflated at once by libdeflate (cic_png_stream_inflate_whole); NULL
+     * when the stream inflates a chunk at a time. */
     uint8_t *whole;
-    size_t whole_read;
 };
 
 cic_fast_status cic_png_stream_open(const uint8_t *data, size_t size, cic_png_stream **stream, char *message,
@@ -683,7 +681,6 @@ int cic_png_stream_inflate_whole(cic_png_stream *s, size_t max_bytes) {
         return 0;
     }
     s->whole = rows;
-    s->whole_read = 0;
     return 1;
 }
 
@@ -840,34 +837,12 @@ static void make_opaque(uint8_t *rgba, size_t length) {
 
 int cic_png_stream_holds_inflated_rows(const cic_png_stream *s) { return s->whole != NULL; }
 
-cic_fast_status cic_png_stream_reread_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
-                                           size_t message_size) {
-    if (!s->whole) return fail(message, message_size, "the image data is no longer held");
-    if (row_count > s->info.height) return fail(message, message_size, "read past the last row");
-    const size_t channels = (size_t)s->info.channels, stride = s->row_bytes + 1;
-    const size_t rows_per_chunk = s->filtered_capacity / stride;
-    const size_t rgba_row_bytes = (size_t)s->info.width * 4, spread_stride = rgba_row_bytes + 1;
-    for (size_t done = 0; done < row_count;) {
-        size_t rows = row_count - done < rows_per_chunk ? row_count - done : rows_per_chunk;
-        uint8_t *first_out = rgba + done * rgba_row_bytes;
-        const uint8_t *source = s->whole + done * stride;
-        if (channels == 3) {
-            spread_rgb_rows(s->spread, spread_stride, source, stride, rows, s->info.width);
-            source = s->spread;
-        }
-        if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride,
-                                   done > 0 ? first_out - rgba_row_bytes : NULL, rows, rgba_row_bytes, 4))
-            return fail(message, message_size, "bad adaptive filter value");
-        if (channels == 3) make_opaque(first_out, rows * rgba_row_bytes);
-        done += rows;
-    }
-    return CIC_FAST_OK;
-}
-
-cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
-                                         size_t message_size) {
-    if (row_count > s->info.height - s->rows_read) return fail(message, message_size, "read past the last row");
-    if (row_count == 0) return CIC_FAST_OK;
+/* Decodes `row_count` rows from row `first_row` on as RGBA into `rgba`, `previous` being the
+ * unfiltered row above them (NULL at the top). With the rows held inflated they are read from
+ * there, at any `first_row`; otherwise they are inflated next, so `first_row` must be the
+ * stream's position. */
+static cic_fast_status decode_rows(cic_png_stream *s, uint8_t *rgba, size_t first_row, size_t row_count,
+                                   const uint8_t *previous, char *message, size_t message_size) {
     const size_t channels = (size_t)s->info.channels, row_bytes = s->row_bytes, stride = row_bytes + 1;
     const size_t rows_per_chunk = s->filtered_capacity / stride;
     const size_t rgba_row_bytes = (size_t)s->info.width * 4, spread_stride = rgba_row_bytes + 1;
@@ -883,27 +858,42 @@ cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint3
         source += (2048 - distance) & 4095;
         uint8_t *filtered = channels == 4 ? source : s->filtered;
         if (s->whole) {
-            filtered = s->whole + s->whole_read;
-            s->whole_read += rows * stride;
+            filtered = s->whole + (first_row + done) * stride;
             if (channels == 4) source = filtered;
         } else {
             cic_fast_status status = inflate_exactly(s, filtered, rows * stride, message, message_size);
             if (status != CIC_FAST_OK) return status;
         }
         if (channels == 3) spread_rgb_rows(source, spread_stride, filtered, stride, rows, s->info.width);
-        const uint8_t *previous = done > 0 ? first_out - rgba_row_bytes : s->rows_read == 0 ? NULL : s->previous;
-        if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride, previous,
-                                   rows, rgba_row_bytes, 4))
+        if (!cic_png_unfilter_rows(first_out, rgba_row_bytes, source, channels == 4 ? stride : spread_stride,
+                                   done > 0 ? first_out - rgba_row_bytes : previous, rows, rgba_row_bytes, 4))
             return fail(message, message_size, "bad adaptive filter value");
         if (channels == 3) make_opaque(first_out, rows * rgba_row_bytes);
         done += rows;
     }
+    return CIC_FAST_OK;
+}
+
+cic_fast_status cic_png_stream_reread_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
+                                           size_t message_size) {
+    if (!s->whole) return fail(message, message_size, "the image data is no longer held");
+    if (row_count > s->info.height) return fail(message, message_size, "read past the last row");
+    return decode_rows(s, rgba, 0, row_count, NULL, message, message_size);
+}
+
+cic_fast_status cic_png_stream_read_rows(cic_png_stream *s, uint8_t *rgba, uint32_t row_count, char *message,
+                                         size_t message_size) {
+    if (row_count > s->info.height - s->rows_read) return fail(message, message_size, "read past the last row");
+    if (row_count == 0) return CIC_FAST_OK;
+    cic_fast_status status = decode_rows(s, rgba, s->rows_read, row_count, s->rows_read == 0 ? NULL : s->previous,
+                                         message, message_size);
+    if (status != CIC_FAST_OK) return status;
+    const size_t rgba_row_bytes = (size_t)s->info.width * 4;
     memcpy(s->previous, rgba + (row_count - 1) * rgba_row_bytes, rgba_row_bytes);
     s->rows_read += row_count;
     if (s->rows_read == s->info.height && s->whole) {
         free(s->whole);
         s->whole = NULL;
-        s->whole_read = 0;
         return CIC_FAST_OK;
     }
     if (s->rows_read == s->info.height) return finish_stream(s, message, message_size);

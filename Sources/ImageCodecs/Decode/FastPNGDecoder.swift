@@ -79,7 +79,7 @@ package final class PNGRowStream {
     /// Returns whether the data was inflated at once.
     @discardableResult
     package func inflateWhole(upTo maxBytes: Int) -> Bool {
-        guard rowsRead == 0, maxBytes > 0 else { return false }
+        guard maxBytes > 0 else { return false }
         return cic_png_stream_inflate_whole(stream, maxBytes) != 0
     }
 
