@@ -271,7 +271,9 @@ struct NeighbourhoodRows {
 
     /// Lowers each of `count` bytes of `low` to the byte of `sources.low` below it and raises
     /// each of `high` to the byte of `sources.high` above it, 16 bytes at a time. The compiler
-    /// left the byte loop scalar, the four pointers possibly overlapping.
+    /// left the byte loop scalar, the four pointers possibly overlapping; and the standard
+    /// library's `pointwiseMin` and `pointwiseMax` stay calls, a lane at a time, where a
+    /// comparison and a select become one instruction (the blends took 0.8x the time).
     @inline(__always)
     private static func widen(
         low: UnsafeMutablePointer<UInt8>, high: UnsafeMutablePointer<UInt8>,
@@ -283,8 +285,10 @@ struct NeighbourhoodRows {
             let highBytes = UnsafeRawPointer(high + i).loadUnaligned(as: SIMD16<UInt8>.self)
             let lowSource = UnsafeRawPointer(sources.low + i).loadUnaligned(as: SIMD16<UInt8>.self)
             let highSource = UnsafeRawPointer(sources.high + i).loadUnaligned(as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(low + i).storeBytes(of: pointwiseMin(lowBytes, lowSource), as: SIMD16<UInt8>.self)
-            UnsafeMutableRawPointer(high + i).storeBytes(of: pointwiseMax(highBytes, highSource), as: SIMD16<UInt8>.self)
+            let lower = lowBytes.replacing(with: lowSource, where: lowSource .< lowBytes)
+            let higher = highBytes.replacing(with: highSource, where: highSource .> highBytes)
+            UnsafeMutableRawPointer(low + i).storeBytes(of: lower, as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(high + i).storeBytes(of: higher, as: SIMD16<UInt8>.self)
             i += 16
         }
         while i < count {
