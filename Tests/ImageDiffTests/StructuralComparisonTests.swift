@@ -380,6 +380,16 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(IsolatedChange.hasUnchangedNeighbours(fifthGlyph, spacedWord(), spacedWord(opened: [4]), rule: rule))
     }
 
+    /// Text far along the row counts as neighbours too: with the glyphs 70 px apart (over five
+    /// heights of the changed one, nothing but ground between them, as a mark in a table cell
+    /// has), the o made a c still fails as an isolated change.
+    func testAGlyphWithItsNeighboursFarAlongTheRowFails() {
+        let reference = word(ink: 0x33, spacing: 70, glyphs: 0..<5), changed = word(ink: 0x33, spacing: 70, glyphs: 0..<5, opened: [4])
+        let result = compare(reference, changed, options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertTrue(result.clusters?.contains { $0.isolated && $0.fails } ?? false, "\(result.clusters ?? [])")
+    }
+
     /// A ring of radius `radius` and stroke `stroke` around (40.5, 20.5), ink #505050 on white,
     /// each pixel's coverage sampled 8 × 8 and raised to `gamma`.
     func ring(radius: Double, stroke: Double, gamma: Double = 1, ink: UInt8 = 0x50) -> RGBAImage {

@@ -8,9 +8,9 @@
 /// whole, it is no moved copy of what was there: for every displacement of up to the rule's
 /// shift radius, in quarter pixels, a strong cluster's worth of its pixels lie outside the
 /// colours the other image holds where that displacement takes them, where text set at another
-/// sub-pixel position leaves none or a few. And the text beside it on its rows is drawn the same
-/// in both images, so the renderer did not change: a label whose every glyph other hinting
-/// redrew has no such neighbours, and is left to the other explanations.
+/// sub-pixel position leaves none or a few. And the text on its rows, beside it or further along
+/// them, is drawn the same in both images, so the renderer did not change: a label whose every
+/// glyph other hinting redrew has no such neighbours, and is left to the other explanations.
 enum IsolatedChange {
     /// The isolated change among the candidates `marked` (before anti-aliasing and shifts
     /// explain any), as a failing cluster with its pixels (indices, row-major); nil when there
@@ -82,24 +82,25 @@ enum IsolatedChange {
     /// glyph's edge can lie that far from the pixels that differ.
     static let margin = StructuralComparison.linkDistance
 
-    /// Whether the rows of `box` hold, from half a box height to ``neighbourReach`` box heights
-    /// to either side of it, some edges the two images draw the same, and at least half as many
-    /// as the reference has nearer: glyphs beside the changed one, not the rest of a glyph partly
-    /// changed. An edge is a pixel whose right-hand neighbour differs from it by the rule's
-    /// strong contrast; it is the same when the other image's pixel is within the noise
-    /// threshold.
+    /// Whether the rows of `box` hold, further than half a box height to either side of it,
+    /// some edges the two images draw the same, and at least half as many as the reference has
+    /// nearer: text or marks beside the changed one, not the rest of a glyph partly changed.
+    /// They are looked for across the whole row: a mark in a cell, a badge or a dot often has
+    /// nothing beside it but ground, and the text in the next cell or column, drawn the same,
+    /// shows as well that the renderer did not change. An edge is a pixel whose right-hand
+    /// neighbour differs from it by the rule's strong contrast; it is the same when the other
+    /// image's pixel is within the noise threshold.
     static func hasUnchangedNeighbours(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
         let width = reference.width
-        let height = box.maxY - box.minY + 1, reach = neighbourReach * height
-        let (first, last) = (max(0, box.minX - reach), min(width - 2, box.maxX + reach))
-        guard first <= last else { return false }
+        let height = box.maxY - box.minY + 1, last = width - 2
+        guard last >= 0 else { return false }
         let inside = (box.minX - height / 2)...(box.maxX + height / 2)
         return reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return false }
                 var own = 0, unchanged = 0
                 for y in box.minY...box.maxY {
-                    for x in first...last {
+                    for x in 0...last {
                         let offset = (y * width + x) * 4
                         guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
                             != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self),
@@ -116,10 +117,6 @@ enum IsolatedChange {
             }
         }
     }
-
-    /// How far to either side of a change, in heights of its box, its neighbours on its rows are
-    /// looked for: a few glyphs' width.
-    static let neighbourReach = 4
 }
 
 /// Both images' colours (over white) around a box, with a padding beyond it, to test
