@@ -96,6 +96,11 @@ departures, tokens) and seventeen more changes, written after the seventh blind 
 measured and tune's removed-line canary changed on it, and committed before any mode was run on
 them (Fixtures/render-blind8 is `--blind8 --out Fixtures/render-blind8`).
 
+With --blind9 it writes a ninth blind set the same way: five more pages (boarding, docs, status,
+receipt, survey) and seventeen more changes, written after the eighth had been measured and the
+isolated-change rule changed, and committed before any mode was run on them
+(Fixtures/render-blind9 is `--blind9 --out Fixtures/render-blind9`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -107,6 +112,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind6 --out DIR
        scripts/make-render-corpus.py --blind7 --out DIR
        scripts/make-render-corpus.py --blind8 --out DIR
+       scripts/make-render-corpus.py --blind9 --out DIR
 """
 import argparse
 import os
@@ -1964,6 +1970,166 @@ BLIND8_CHANGES = [
      "generic-rgb"),
 ]
 
+BLIND9_PAGES = {
+    "boarding": """
+<style>
+.bp { margin: 8px 12px; font-size: 11px; border: 1px solid #d3d8df; border-radius: 8px; overflow: hidden; }
+.top { display: flex; align-items: center; background: #0f4c81; color: #fff; padding: 5px 10px; }
+.top b { letter-spacing: 1px; }
+.top span { margin-left: auto; font-size: 10px; color: #b9cde3; }
+.rt { display: flex; align-items: center; padding: 7px 10px 4px; }
+.ap { font-size: 20px; font-weight: bold; color: #1b2430; }
+.ap small { display: block; font-size: 9px; font-weight: normal; color: #7a8494; }
+.pl { flex: 1; position: relative; height: 1px; margin: 0 10px; border-top: 1px dashed #9aa4b2; }
+.pl i { position: absolute; left: 50%; top: -5px; width: 9px; height: 9px; margin-left: -4px; border-radius: 2px; background: #0f4c81;
+        transform: rotate(45deg); }
+.gr { display: flex; padding: 2px 10px 6px; }
+.gr div { flex: 1; }
+.gr small { display: block; font-size: 9px; color: #7a8494; }
+.gr b { color: #1b2430; font-size: 12px; }
+.st { display: flex; align-items: center; border-top: 1px dashed #c7ccd4; padding: 5px 10px; }
+.code { display: flex; gap: 1px; height: 22px; }
+.code i { width: 2px; background: #1b2430; }
+.code i.w { width: 3px; }
+.code i.g { background: transparent; }
+.zn { margin-left: auto; font-size: 10px; color: #fff; background: #2f855a; border-radius: 4px; padding: 1px 7px; font-weight: bold; }
+</style>
+<div class="bp"><div class="top"><b>SKYLARK</b><span>Boarding pass &middot; Economy</span></div>
+<div class="rt"><div class="ap">LIS<small>Lisbon</small></div><div class="pl"><i></i></div><div class="ap">CPH<small>Copenhagen</small></div></div>
+<div class="gr"><div><small>Flight</small><b>SK 1843</b></div><div><small>Date</small><b>14 Mar</b></div>
+<div><small>Gate</small><b id="gt">B27</b></div><div><small>Seat</small><b>23F</b></div></div>
+<div class="gr"><div><small>Boards</small><b>07:15</b></div><div><small>Departs</small><b>07:45</b></div><div><small>Passenger</small><b>R. ALMEIDA</b></div></div>
+<div class="st"><span class="code"><i></i><i class="w"></i><i class="g"></i><i></i><i></i><i class="g"></i><i class="w"></i><i></i><i class="g"></i><i></i><i class="w"></i><i class="w"></i><i class="g"></i><i></i><i></i><i class="g"></i><i class="w"></i><i></i></span><span class="zn">Zone 3</span></div></div>
+""",
+    "docs": """
+<style>
+.dc { display: flex; padding: 8px 10px; font-size: 11px; }
+.toc { width: 88px; flex: none; border-right: 1px solid #e3e6ea; padding-right: 8px; margin-right: 10px; font-size: 10px; }
+.toc div { padding: 2px 0 2px 6px; color: #596270; }
+.toc .on { color: #1a56db; border-left: 2px solid #1a56db; padding-left: 4px; font-weight: bold; }
+.toc .sub { padding-left: 14px; color: #8a929e; }
+h1 { font-size: 14px; margin: 0 0 4px; color: #1b2430; }
+.ln { color: #444; line-height: 1.4; margin-bottom: 5px; }
+.ln a { color: #1a56db; text-decoration: underline; }
+pre { margin: 0 0 6px; padding: 5px 7px; background: #1e2430; color: #d6dbe3; border-radius: 5px; font: 10px/1.35 "DejaVu Sans Mono"; }
+pre .k { color: #c792ea; }
+pre .s { color: #a5d6a7; }
+.note { display: flex; border: 1px solid #f1d48a; background: #fff8e6; border-radius: 5px; padding: 4px 6px; font-size: 10px; color: #6b5200; }
+.note i { width: 10px; height: 10px; border-radius: 5px; background: #e0a800; margin: 1px 5px 0 0; flex: none; }
+</style>
+<div class="dc"><div class="toc"><div>Overview</div><div class="on">Install</div><div class="sub">From a package</div>
+<div class="sub">From source</div><div>Configure</div><div>Tolerances</div><div>CI</div></div>
+<div><h1>Install</h1><div class="ln">The CLI needs libpng and libjpeg-turbo. See <a>supported platforms</a> before you start.</div>
+<pre><span class="k">sudo</span> apt install ./imgdiff_0.1.0_amd64.deb
+imgdiff --version
+<span class="s"># 0.1.0 (commit 1a2b3c4)</span></pre>
+<div class="note"><i></i>Builds from source need Swift 6.1 or later.</div></div></div>
+""",
+    "status": """
+<style>
+.ss { margin: 8px 12px; font-size: 11px; }
+.ok { display: flex; align-items: center; background: #e7f6ee; border: 1px solid #b5e0c6; border-radius: 6px; padding: 5px 8px; color: #17643a;
+      font-weight: bold; margin-bottom: 6px; }
+.ok i { width: 10px; height: 10px; border-radius: 5px; background: #22a35a; margin-right: 6px; }
+.sv { border: 1px solid #e1e4e8; border-radius: 6px; padding: 4px 8px; margin-bottom: 5px; }
+.sv .hd { display: flex; align-items: center; color: #222; margin-bottom: 3px; }
+.sv .hd span { margin-left: auto; font-size: 10px; color: #22a35a; }
+.sv .hd span.dg { color: #c27c0e; }
+.bars { display: flex; gap: 1px; height: 14px; }
+.bars i { flex: 1; background: #3cb371; border-radius: 1px; }
+.bars i.y { background: #e0a800; }
+.bars i.r { background: #d9534f; }
+.ax { display: flex; font-size: 9px; color: #98a0ab; margin-top: 1px; }
+.ax span:last-child { margin-left: auto; }
+</style>
+<div class="ss"><div class="ok"><i></i>All systems operational</div>
+<div class="sv"><div class="hd">API<span>99.98% uptime</span></div><div class="bars"><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i class="y"></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i></div>
+<div class="ax"><span>30 days ago</span><span>Today</span></div></div>
+<div class="sv" id="s2"><div class="hd">Snapshot storage<span class="dg">99.71% uptime</span></div><div class="bars"><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i class="r"></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i class="y"></i><i class="y"></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i></div>
+<div class="ax"><span>30 days ago</span><span>Today</span></div></div>
+<div class="sv"><div class="hd">Web dashboard<span>100% uptime</span></div><div class="bars"><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i><i></i></div></div></div>
+""",
+    "receipt": """
+<style>
+.rc { margin: 7px auto; width: 232px; font-size: 11px; border: 1px solid #dcdfe4; border-radius: 4px; padding: 7px 10px; }
+.sh { text-align: center; font-weight: bold; color: #222; letter-spacing: 1px; }
+.ad { text-align: center; font-size: 9px; color: #888; margin-bottom: 5px; }
+.it { display: flex; color: #333; padding: 1px 0; }
+.it span:first-child { width: 18px; color: #888; }
+.it b { margin-left: auto; font: 10px "DejaVu Sans Mono"; font-weight: normal; color: #222; }
+.rule { border-top: 1px dashed #b9bec6; margin: 4px 0; }
+.tt { display: flex; font-weight: bold; color: #222; }
+.tt b { margin-left: auto; font: bold 11px "DejaVu Sans Mono"; }
+.pm { display: flex; align-items: center; font-size: 10px; color: #555; margin-top: 3px; }
+.card { width: 16px; height: 10px; border-radius: 2px; background: #1a1f71; margin-right: 5px; }
+.pm span { margin-left: auto; color: #1a7f37; }
+.th { text-align: center; font-size: 9px; color: #888; margin-top: 5px; }
+</style>
+<div class="rc"><div class="sh">CORNER CAF&Eacute;</div><div class="ad">12 Harbour St &middot; 09:12 &middot; Till 2</div>
+<div class="it"><span>2</span>Flat white<b>7.00</b></div><div class="it"><span>1</span>Almond croissant<b>3.80</b></div>
+<div class="it"><span>1</span>Orange juice<b id="oj">4.20</b></div><div class="it"><span>1</span>Granola bowl<b>6.50</b></div>
+<div class="rule"></div><div class="it"><span></span>Subtotal<b>21.50</b></div><div class="it"><span></span>VAT 13%<b>2.47</b></div>
+<div class="rule"></div><div class="tt">Total<b>23.97</b></div>
+<div class="pm"><i class="card"></i>Visa &bull;&bull;&bull;&bull; 4417<span>Approved</span></div>
+<div class="th">Thank you, see you soon</div></div>
+""",
+    "survey": """
+<style>
+.sq { margin: 8px 12px; font-size: 11px; border: 1px solid #dfe2e7; border-radius: 8px; padding: 8px 10px; }
+.pg { display: flex; align-items: center; font-size: 9px; color: #888; margin-bottom: 4px; }
+.pg .tr { flex: 1; height: 4px; border-radius: 2px; background: #e6e8ec; margin-left: 8px; overflow: hidden; }
+.pg .tr i { display: block; width: 60%; height: 4px; background: #7c3aed; }
+.q { font-weight: bold; color: #222; margin-bottom: 5px; }
+.sc { display: flex; gap: 4px; margin-bottom: 3px; }
+.sc span { width: 22px; height: 20px; border: 1px solid #cfd4dc; border-radius: 4px; text-align: center; line-height: 18px; color: #444; font-size: 10px; }
+.sc span.on { background: #7c3aed; border-color: #7c3aed; color: #fff; font-weight: bold; }
+.ends { display: flex; width: 242px; font-size: 9px; color: #999; margin-bottom: 6px; }
+.ends span:last-child { margin-left: auto; }
+.op { display: flex; align-items: center; margin-bottom: 3px; color: #333; }
+.rd { width: 11px; height: 11px; border: 1px solid #9aa1ab; border-radius: 6px; margin-right: 6px; position: relative; }
+.rd.on { border-color: #7c3aed; }
+.rd.on::after { content: ""; position: absolute; left: 2px; top: 2px; width: 5px; height: 5px; border-radius: 3px; background: #7c3aed; }
+.nx { display: flex; margin-top: 5px; }
+.nx span { margin-left: auto; background: #7c3aed; color: #fff; border-radius: 5px; padding: 3px 12px; font-weight: bold; }
+.nx em { font-style: normal; color: #7c3aed; line-height: 20px; }
+</style>
+<div class="sq"><div class="pg">Question 3 of 5<span class="tr"><i></i></span></div>
+<div class="q">How likely are you to recommend us?</div>
+<div class="sc"><span>1</span><span>2</span><span>3</span><span>4</span><span>5</span><span>6</span><span>7</span><span class="on">8</span><span>9</span><span>10</span></div>
+<div class="ends"><span>Not likely</span><span>Very likely</span></div>
+<div class="q">What did you use most?</div>
+<div class="op"><i class="rd"></i>Batch reports</div><div class="op"><i class="rd on"></i>Snapshot review</div><div class="op"><i class="rd"></i>Tolerance tuning</div>
+<div class="nx"><em>Back</em><span>Next</span></div></div>
+""",
+}
+
+BLIND9_CHANGES = [
+    ("boarding", "word", '<b id="gt">B27</b>', '<b id="gt">B21</b>', "no-subpixel-pos"),
+    ("boarding", "text-colour", ".top span { margin-left: auto; font-size: 10px; color: #b9cde3; }",
+     ".top span { margin-left: auto; font-size: 10px; color: #a9bdd3; }", "hinting-none"),
+    ("boarding", "moved-2px", "<span class=\"zn\">Zone 3</span>", "<span class=\"zn\" style=\"margin-right:2px\">Zone 3</span>",
+     "hinting-medium"),
+    ("boarding", "border-removed", ".st { display: flex; align-items: center; border-top: 1px dashed #c7ccd4;",
+     ".st { display: flex; align-items: center; border-top: 1px dashed transparent;", "hinting-full"),
+    ("docs", "word", "See <a>supported platforms</a>", "See <a>supported systems</a>", "lcd-text"),
+    ("docs", "text-colour", ".toc .sub { padding-left: 14px; color: #8a929e; }", ".toc .sub { padding-left: 14px; color: #9aa2ae; }",
+     "swiftshader"),
+    ("docs", "icon-removed", '<div class="note"><i></i>', '<div class="note"><i style="visibility:hidden"></i>', "display-p3"),
+    ("status", "word", "<span>99.98% uptime</span>", "<span>99.96% uptime</span>", "generic-rgb"),
+    ("status", "button-colour", ".bars i.y { background: #e0a800; }", ".bars i.y { background: #f0b810; }", "jpeg-q90"),
+    ("status", "border-removed", '<div class="sv" id="s2">', '<div class="sv" id="s2" style="border-color:transparent">', "jpeg-q95"),
+    ("receipt", "word", '<b id="oj">4.20</b>', '<b id="oj">4.70</b>', "other-machine"),
+    ("receipt", "moved-2px", '<i class="card"></i>', '<i class="card" style="margin-left:2px"></i>', "no-subpixel-pos"),
+    ("receipt", "letter-spacing", '<div class="th">Thank you, see you soon</div>',
+     '<div class="th" style="letter-spacing:0.3px">Thank you, see you soon</div>', "hinting-none"),
+    ("survey", "word", "<span>Not likely</span>", "<span>Unlikely</span>", "hinting-medium"),
+    ("survey", "text-colour", ".nx em { font-style: normal; color: #7c3aed;", ".nx em { font-style: normal; color: #8c4afd;",
+     "hinting-full"),
+    ("survey", "icon-removed", '<div class="op"><i class="rd"></i>Tolerance tuning</div>',
+     '<div class="op"><i class="rd" style="visibility:hidden"></i>Tolerance tuning</div>', "lcd-text"),
+    ("survey", "moved-2px", '<span class="on">8</span>', '<span class="on" style="margin-left:2px">8</span>', "swiftshader"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2080,19 +2246,19 @@ def main():
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
-                 "blind8": (BLIND8_PAGES, BLIND8_CHANGES)}
+                 "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
-                       ("blind8", "the eighth blind set")]:
+                       ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2, --blind3, --blind4, --blind5, --blind6, --blind7 and --blind8 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind9 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2162,6 +2328,8 @@ LATER_BLIND_SETS = {
     "blind7": ("seventh", "the sixth blind set had been measured and rules changed on it (LCD text on coloured text "
                           "and grounds)"),
     "blind8": ("eighth", "the seventh blind set had been measured and tune's removed-line canary changed on it"),
+    "blind9": ("ninth", "the eighth blind set had been measured and the isolated-change rule changed (unchanged "
+                        "neighbours looked for along the whole row)"),
 }
 
 
