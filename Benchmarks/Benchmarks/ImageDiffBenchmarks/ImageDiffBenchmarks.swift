@@ -48,6 +48,56 @@ let benchmarks: @Sendable () -> Void = {
             try PNGEncoder.encode(mask: fixture.mask)
         }
     }
+
+    for pair in CorpusPair.allCases {
+        for (mode, options) in CorpusPair.modes {
+            let name = "compare_\(mode)_\(pair.rawValue)"
+            Benchmark(name, configuration: .init(thresholds: Tolerance.thresholds(for: name), setup: { _ = pair.images })) { benchmark in
+                let (reference, actual) = pair.images
+                for _ in benchmark.scaledIterations {
+                    blackHole(compare(reference, actual, options: options))
+                }
+            }
+        }
+    }
+}
+
+/// Two of the corpus's synthetic page pairs (text, UI and a photo, with real changes), decoded
+/// beforehand: the structural mode next to YIQ with pixelmatch's detector, which
+/// `scripts/bench-modes` times as whole processes, decoding included. Here each is the
+/// comparison alone, on both cores.
+enum CorpusPair: String, CaseIterable, Sendable {
+    case syn1080p = "syn-1080p"
+    case syn4K = "syn-4k"
+
+    static let modes: [(name: String, options: ComparisonOptions)] = [
+        ("yiq+aa", ComparisonOptions(metric: .yiq(threshold: 0.1), ignoreAntialiasing: true)),
+        ("structural", ComparisonOptions(metric: .structural(StructuralRule()))),
+    ]
+
+    private static let syn1080pImages = decoded("syn-1080p")
+    private static let syn4KImages = decoded("syn-4k")
+
+    /// The pair's two images, decoded on first use (each benchmark runs in a process of its own).
+    var images: (RGBAImage, RGBAImage) {
+        switch self {
+        case .syn1080p: Self.syn1080pImages
+        case .syn4K: Self.syn4KImages
+        }
+    }
+
+    private static func decoded(_ name: String) -> (RGBAImage, RGBAImage) {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpus/\(name)")
+        guard let reference = try? ImageDecoder.decode(contentsOf: folder.appendingPathComponent("a.png").path),
+            let actual = try? ImageDecoder.decode(contentsOf: folder.appendingPathComponent("b.png").path)
+        else {
+            fatalError("benchmarks need ../shared/corpus/\(name)/a.png and b.png beside the package")
+        }
+        return (reference, actual)
+    }
 }
 
 /// Registers a benchmark that times `work` on `size`'s fixture, built beforehand.
