@@ -43,26 +43,41 @@ public enum Canaries {
         }
     }
 
+    /// `actual` with the patch's colours moved by ``faintDeltaE``, every pixel the same way: away
+    /// from the end of the scale the patch as a whole is nearer to (a tint laid over a word, or a
+    /// word and its ground lightened). Moved each its own way, ink lighter and ground darker, the
+    /// patch only lowered the contrast of its text, as recompression and other anti-aliasing do,
+    /// and on a page saved as a JPEG no setting that explains recompression could tell it from
+    /// the noise; a pixel already at the end of the scale is left as it is.
     static func faintPatch(_ actual: RGBAImage, at origin: (x: Int, y: Int), width: Int, height: Int) -> RGBAImage {
         var image = actual
+        var brightness = 0
         for y in origin.y..<(origin.y + height) {
             for x in origin.x..<(origin.x + width) {
-                image[x, y] = shifted(image[x, y], byDeltaE: faintDeltaE)
+                let pixel = actual[x, y]
+                brightness += Int(pixel.r) + Int(pixel.g) + Int(pixel.b)
+            }
+        }
+        let direction = brightness > 3 * 127 * width * height ? -1 : 1
+        for y in origin.y..<(origin.y + height) {
+            for x in origin.x..<(origin.x + width) {
+                image[x, y] = shifted(image[x, y], byDeltaE: faintDeltaE, direction: direction)
             }
         }
         return image
     }
 
-    /// The pixel with its R, G and B moved together, away from the nearer end of the scale,
-    /// by the fewest levels that reach `target` ΔE94 (opaque pixels; others keep their alpha).
-    static func shifted(_ pixel: RGBA, byDeltaE target: Double) -> RGBA {
+    /// The pixel with its R, G and B moved together by `direction` (1 lighter, -1 darker), by the
+    /// fewest levels that reach `target` ΔE94, or as far as the scale allows (opaque pixels;
+    /// others keep their alpha).
+    static func shifted(_ pixel: RGBA, byDeltaE target: Double, direction: Int) -> RGBA {
         let original = LabColor(r: pixel.r, g: pixel.g, b: pixel.b)
-        let brightness = Int(pixel.r) + Int(pixel.g) + Int(pixel.b)
-        let direction = brightness > 3 * 127 ? -1 : 1
         var candidate = pixel
         for step in 1...255 {
             func moved(_ c: UInt8) -> UInt8 { UInt8(clamping: Int(c) + direction * step) }
-            candidate = RGBA(moved(pixel.r), moved(pixel.g), moved(pixel.b), pixel.a)
+            let next = RGBA(moved(pixel.r), moved(pixel.g), moved(pixel.b), pixel.a)
+            if next == candidate { break }
+            candidate = next
             if DeltaEFormula.cie94.difference(original, LabColor(r: candidate.r, g: candidate.g, b: candidate.b)) >= target {
                 break
             }

@@ -546,7 +546,9 @@ struct TuneOutput: Encodable {
         if let cliLine = recommendation.cliLine {
             lines.append(search.trained?.misjudged.isEmpty == true
                 ? "Recommended: every mode x allowance searched, this one separates best:"
-                : "No setting separates the noise from the changes; this one misjudges the fewest pairs:")
+                : search.canaries.isEmpty
+                    ? "No setting separates the noise from the changes; this one misjudges the fewest pairs:"
+                    : "No setting separates the noise from the changes; of those that fail every canary, this one misjudges the fewest pairs:")
             lines.append("  " + cliLine)
         } else {
             lines.append("No setting fails every canary.")
