@@ -328,6 +328,25 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// On a page of grays a profile leaves nearly every solid colour as it was: the receipt's
+    /// under Display P3 are grays and white, a dark blue card that moved by ΔE94 0.79 and a
+    /// light border by 0.56, while its green text, thin and never solid, moved by 3.4. The
+    /// standard conversion brings the saturated blue closer (the near-gray border says nothing
+    /// of a profile) and explains every solid colour, so it is taken. Where no solid colour
+    /// moved at all (a price or a card changed on the page as drawn), there is no conversion,
+    /// and the changes still fail; nor is there one for a JPEG round trip whose only slightly
+    /// moved solid colour is a light gray (``testSaturatedColoursThatAreNotSolidFollowTheStandardConversion``).
+    func testAProfileThatMovesSolidColoursByLessThanOneIsTaken() throws {
+        let (reference, actual) = try pair("noise", "receipt--display-p3", corpus: "render-blind9")
+        XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) != nil)
+        XCTAssertTrue(compare(reference, actual, options: structural).match)
+        for name in ["receipt--word", "receipt--moved-2px", "docs--icon-removed+display-p3"] {
+            let (reference, actual) = try pair("changes", name, corpus: "render-blind9")
+            if !name.contains("display-p3") { XCTAssertTrue(ColourDrift(reference, actual, noiseDeltaE: 2.3) == nil, name) }
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+    }
+
     /// Another display profile moves most pixels of a light page by a level or two, which can
     /// carry the JPEG recompression signature: then the model leaving fewer candidates is
     /// taken, and the drift explains the page. No JPEG round trip of the corpora is taken for a

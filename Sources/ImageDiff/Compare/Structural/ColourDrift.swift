@@ -15,7 +15,9 @@ import RealModule
 /// is tried first, and taken when it also brings every moved solid colour closer: it holds for
 /// the colours between the solid ones too (gradients, photos), and it is taken even when no
 /// solid colour moved beyond the noise threshold, since the colours a profile moves most may
-/// not be solid (an orange gradient beside gray text and one blue). Otherwise, when a solid
+/// not be solid (an orange gradient beside gray text and one blue); where none moved by a ΔE,
+/// the saturated ones that moved at all must come closer (a profile leaves near-grays nearly
+/// as they are, so their slight moves are other noise). Otherwise, when a solid
 /// colour moved beyond the noise threshold and at least ``minimumMovedColours`` moved, the
 /// matrix is fitted: a matrix maps any two colours anywhere, but three or more only if they
 /// moved together, and a changed element is a colour that did not move with the rest. No change
@@ -72,16 +74,22 @@ struct ColourDrift {
     init?(_ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double, bands: Int = 0) {
         guard let solids = Self.solidColours(reference, actual, bands: bands) else { return nil }
         var labCache = LabCache()
-        let moved = solids.compactMap { solid -> (solid: SolidColour, distance: Double)? in
+        let shifted = solids.compactMap { solid -> (solid: SolidColour, distance: Double)? in
             let distance = labCache.cie94(solid.reference, solid.actual)
-            return distance > Self.movedDeltaE ? (solid, distance) : nil
+            return distance > 0 ? (solid, distance) : nil
         }
-        guard !moved.isEmpty else { return nil }
+        let moved = shifted.filter { $0.distance > Self.movedDeltaE }
+        // On a page of grays, whose solid colours a profile leaves nearly as they are, its few
+        // saturated ones may move by less than a ΔE; a standard conversion must then bring each
+        // of those closer, where it brings the moved ones closer otherwise. A near-gray colour
+        // that moved so little says nothing of a profile (recompression and dither do that).
+        let judged = moved.isEmpty ? shifted.filter { !Self.isNearGray($0.solid.reference) } : moved
+        guard !judged.isEmpty else { return nil }
         func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
         }
         let standard = Self.standardConversions.first { conversion in
-            explainsEverySolid(conversion) && moved.allSatisfy { colour in
+            explainsEverySolid(conversion) && judged.allSatisfy { colour in
                 Self.residual(colour.solid, conversion.matrix, conversion.curve, &labCache) < colour.distance
             }
         }
@@ -93,6 +101,12 @@ struct ColourDrift {
         guard let best = found else { return nil }
         matrix = best.matrix
         curve = best.curve
+    }
+
+    /// Whether `colour` is near-gray: its channels within ``SubpixelText/textChroma`` levels
+    /// of each other.
+    static func isNearGray(_ colour: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+        SubpixelText.chroma(SIMD3(Int(colour.r), Int(colour.g), Int(colour.b))) <= SubpixelText.textChroma
     }
 
     /// sRGB content converted for the usual display profiles, from linear sRGB (D65) to each
