@@ -87,10 +87,7 @@ enum CorpusPair: String, CaseIterable, Sendable {
     }
 
     private static func decoded(_ name: String) -> (RGBAImage, RGBAImage) {
-        let folder = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/\(name)")
+        let folder = sharedCorpus.appendingPathComponent(name)
         guard let reference = try? ImageDecoder.decode(contentsOf: folder.appendingPathComponent("a.png").path),
             let actual = try? ImageDecoder.decode(contentsOf: folder.appendingPathComponent("b.png").path)
         else {
@@ -161,6 +158,12 @@ enum Tolerance {
     }
 }
 
+/// `../shared/corpus`, beside the package.
+let sharedCorpus = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus")
+
 /// The two sizes, each with its fixture built on first use.
 enum FixtureSize: CaseIterable, Sendable {
     case iPhoneScreenshot
@@ -225,10 +228,7 @@ struct Fixture: @unchecked Sendable {
 
     /// The top-left of ../shared/corpus/cypress/a.png, tiled where the size exceeds it.
     private init(width: Int, height: Int) {
-        let corpus = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/cypress/a.png")
+        let corpus = sharedCorpus.appendingPathComponent("cypress/a.png")
         guard let source = try? ImageDecoder.decode(contentsOf: corpus.path) else {
             fatalError("benchmarks need ../shared/corpus/cypress/a.png beside the package")
         }

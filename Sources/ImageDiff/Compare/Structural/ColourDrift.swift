@@ -83,7 +83,11 @@ struct ColourDrift {
         // saturated ones may move by less than a ΔE; a standard conversion must then bring each
         // of those closer, where it brings the moved ones closer otherwise. A near-gray colour
         // that moved so little says nothing of a profile (recompression and dither do that).
-        let judged = moved.isEmpty ? shifted.filter { !Self.isNearGray($0.solid.reference) } : moved
+        let saturated = shifted.filter { colour in
+            let c = colour.solid.reference
+            return !SubpixelText.isNearGray(SIMD3(Int(c.r), Int(c.g), Int(c.b)))
+        }
+        let judged = moved.isEmpty ? saturated : moved
         guard !judged.isEmpty else { return nil }
         func explainsEverySolid(_ fit: (matrix: [Double], curve: ToneCurve)) -> Bool {
             solids.allSatisfy { Self.residual($0, fit.matrix, fit.curve, &labCache) <= noiseDeltaE }
@@ -101,12 +105,6 @@ struct ColourDrift {
         guard let best = found else { return nil }
         matrix = best.matrix
         curve = best.curve
-    }
-
-    /// Whether `colour` is near-gray: its channels within ``SubpixelText/textChroma`` levels
-    /// of each other.
-    static func isNearGray(_ colour: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
-        SubpixelText.chroma(SIMD3(Int(colour.r), Int(colour.g), Int(colour.b))) <= SubpixelText.textChroma
     }
 
     /// sRGB content converted for the usual display profiles, from linear sRGB (D65) to each

@@ -837,7 +837,7 @@ package enum StructuralComparison {
             guard let base = pixels.baseAddress else { return false }
             let (darkest, lightest) = SubpixelText.darkestAndLightest(
                 in: base, width: image.width, columns: box.minX...box.maxX, rows: box.minY...box.maxY)
-            return SubpixelText.chroma(darkest) <= SubpixelText.textChroma && SubpixelText.chroma(lightest) <= SubpixelText.textChroma
+            return SubpixelText.isNearGray(darkest) && SubpixelText.isNearGray(lightest)
         }
     }
 

@@ -154,6 +154,9 @@ struct SubpixelText {
 
     static func chroma(_ colour: SIMD3<Int>) -> Int { colour.max() - colour.min() }
 
+    /// Whether `colour` is near-gray: its chroma at most ``textChroma``.
+    static func isNearGray(_ colour: SIMD3<Int>) -> Bool { chroma(colour) <= textChroma }
+
     /// The darkest and the lightest colour (by the sum of their channels) of `image` within
     /// ``inkReach`` columns and one row of (x, y): the ink and the background there, light on
     /// dark or dark on light, of any colour.
