@@ -414,6 +414,43 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// render-blind9's status page is dense with coloured pills: its JPEG round trip at quality
+    /// 95 changes 360 of its 651 flat blocks, each beside detail whose colour 4:2:0 spreads over
+    /// it, and none of its 225 plain blocks (flat amid flat blocks of their colour), which the
+    /// signature reads. Its quantization alone does not explain it (it leaves over half the
+    /// samples it was given), so the block signature carries it, and it passes; the border and
+    /// the button colour changed under the same round trips still fail.
+    func testTheJPEGSignatureReadsPlainBlocks() throws {
+        let (reference, actual) = try pair("noise", "status--jpeg-q95", corpus: "render-blind9")
+        XCTAssertFalse(JPEGQuantization.estimate(reference, actual)?.explainsDifference ?? false)
+        XCTAssertNotNil(RecompressionNoise(reference, actual))
+        XCTAssertTrue(compare(reference, actual, options: structural).match)
+        for name in ["status--border-removed+jpeg-q95", "status--button-colour+jpeg-q90"] {
+            let (reference, actual) = try pair("changes", name, corpus: "render-blind9")
+            XCTAssertNotNil(RecompressionNoise(reference, actual), name)
+            XCTAssertFalse(compare(reference, actual, options: structural).match, name)
+        }
+        let counts = reference.pixels.withUnsafeBytes { a in
+            actual.pixels.withUnsafeBytes { b in
+                var counts = RecompressionNoise.BlockCounts()
+                let (a, b) = (a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self))
+                for top in stride(from: 0, to: reference.height, by: 8) {
+                    for left in stride(from: 0, to: reference.width, by: 8) {
+                        counts.addBlock(
+                            a, b, width: reference.width, rows: top..<min(reference.height, top + 8),
+                            columns: left..<min(reference.width, left + 8))
+                    }
+                }
+                return counts
+            }
+        }
+        let plain = counts.plainBlocks(columns: (reference.width + 7) / 8)
+        XCTAssertEqual(counts.flatDiffering, 360)
+        XCTAssertEqual(counts.blocks.count - counts.textured, 651)
+        XCTAssertEqual(plain.count { $0 }, 225)
+        XCTAssertEqual(plain.indices.count { plain[$0] && counts.blocks[$0].differs }, 0)
+    }
+
     /// The dialog's JPEG round trips (render-blind, cjpeg) carry no block signature: its modal's
     /// shadow and its orange and red marks move block means beyond the block model. Their
     /// quantization is read off them (quality 90 and 95); the reference quantized so leaves a

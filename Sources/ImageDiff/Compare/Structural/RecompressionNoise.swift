@@ -9,10 +9,10 @@
 ///
 /// The pair is taken as recompressed only when it carries the signature: at least
 /// ``texturedShare`` of the reference's textured blocks differ, at most ``flatShare`` of its
-/// flat blocks do, and at least ``smallShare`` of the differing pixels differ by at most
-/// ``smallDifference`` levels. Other render noise (hinting, LCD text, colour profiles) differs
-/// in larger steps or in fewer blocks, and dither or jitter changes flat blocks too, so a pair
-/// rendered twice is never judged by block means.
+/// plain blocks (flat blocks amid flat blocks of their colour) do, and at least ``smallShare``
+/// of the differing pixels differ by at most ``smallDifference`` levels. Other render noise
+/// (hinting, LCD text, colour profiles) differs in larger steps or in fewer blocks, and dither
+/// or jitter changes plain blocks too, so a pair rendered twice is never judged by block means.
 struct RecompressionNoise {
     /// The side of the blocks a JPEG encoder quantizes.
     static let blockSide = 8
@@ -25,7 +25,10 @@ struct RecompressionNoise {
     static let texturedShare = 0.95
     static let smallShare = 0.25
     /// A flat block is one colour, its cosine coefficients all but the mean zero: it survives
-    /// recompression but for chroma bled from its neighbours. Dither and jitter change it.
+    /// recompression but for chroma bled from its neighbours (4:2:0 codes chroma per 16 × 16
+    /// pixels, and upsampling reaches a sample further), so the signature reads only plain
+    /// blocks: flat, with the eight blocks around them flat in the same colour. Dither and
+    /// jitter change those too.
     static let flatShare = 0.5
     static let smallDifference: UInt8 = 2
     /// Too few textured blocks make no signature.
@@ -108,15 +111,45 @@ struct RecompressionNoise {
             }
         }
         let total = counts.reduce(into: BlockCounts()) { $0.add($1) }
+        let plain = total.plainBlocks(columns: (width + side - 1) / side)
+        let plainDiffering = plain.indices.count { plain[$0] && total.blocks[$0].differs }
         return total.textured >= minimumTexturedBlocks
             && Double(total.texturedDiffering) >= texturedShare * Double(total.textured)
-            && Double(total.flatDiffering) <= flatShare * Double(total.blocks - total.textured)
+            && Double(plainDiffering) <= flatShare * Double(plain.count { $0 })
             && Double(total.small) >= smallShare * Double(total.differing)
     }
 
     /// What the signature reads off the blocks and their pixels.
     struct BlockCounts: Equatable {
-        var blocks = 0, textured = 0, texturedDiffering = 0, flatDiffering = 0, differing = 0, small = 0
+        /// Each block counted, in the order counted (row-major when counted so).
+        var blocks: [Block] = []
+        var differing = 0, small = 0
+
+        /// A block of the reference: whether it is one colour (`colour`), and whether the new
+        /// image differs in it.
+        struct Block: Equatable {
+            var colour: UInt32?
+            var differs: Bool
+        }
+
+        var textured: Int { blocks.count { $0.colour == nil } }
+        var texturedDiffering: Int { blocks.count { $0.colour == nil && $0.differs } }
+        var flatDiffering: Int { blocks.count { $0.colour != nil && $0.differs } }
+
+        /// Per block of a row-major grid `columns` wide: whether it and the blocks around it
+        /// (within the grid) are flat in one colour.
+        func plainBlocks(columns: Int) -> [Bool] {
+            let rows = columns == 0 ? 0 : blocks.count / columns
+            return blocks.indices.map { index in
+                guard let colour = blocks[index].colour else { return false }
+                let (column, row) = (index % columns, index / columns)
+                return (max(0, row - 1)...min(rows - 1, row + 1)).allSatisfy { neighbourRow in
+                    (max(0, column - 1)...min(columns - 1, column + 1)).allSatisfy {
+                        blocks[neighbourRow * columns + $0].colour == colour
+                    }
+                }
+            }
+        }
 
         /// Counts one block of packed RGBA pixels: `columns` of `rows` of images `width` wide.
         /// The plain reference of ``addBlockVectorized(_:_:width:rows:left:)``.
@@ -135,7 +168,7 @@ struct RecompressionNoise {
                     if largestSampleDistance(before, after) <= smallDifference { small += 1 }
                 }
             }
-            add(flat: flat, differs: differs)
+            blocks.append(Block(colour: flat ? first : nil, differs: differs))
         }
 
         /// ``addBlock(_:_:width:rows:columns:)`` for a block ``RecompressionNoise/blockSide``
@@ -144,7 +177,8 @@ struct RecompressionNoise {
             _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, width: Int, rows: Range<Int>, left: Int
         ) {
             guard let a = a.baseAddress, let b = b.baseAddress else { return }
-            let first = SIMD8(repeating: a[rows.lowerBound * width + left])
+            let colour = a[rows.lowerBound * width + left]
+            let first = SIMD8(repeating: colour)
             var flat = true
             var differingLanes = SIMD8<UInt32>.zero, smallLanes = SIMD8<UInt32>.zero
             for y in rows {
@@ -167,24 +201,12 @@ struct RecompressionNoise {
             let differingPixels = Int(differingLanes.wrappedSum())
             differing += differingPixels
             small += Int(smallLanes.wrappedSum())
-            add(flat: flat, differs: differingPixels > 0)
+            blocks.append(Block(colour: flat ? colour : nil, differs: differingPixels > 0))
         }
 
-        private mutating func add(flat: Bool, differs: Bool) {
-            blocks += 1
-            if !flat {
-                textured += 1
-                if differs { texturedDiffering += 1 }
-            } else if differs {
-                flatDiffering += 1
-            }
-        }
-
+        /// `other`'s blocks counted after these.
         mutating func add(_ other: BlockCounts) {
             blocks += other.blocks
-            textured += other.textured
-            texturedDiffering += other.texturedDiffering
-            flatDiffering += other.flatDiffering
             differing += other.differing
             small += other.small
         }
