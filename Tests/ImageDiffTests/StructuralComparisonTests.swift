@@ -115,7 +115,9 @@ final class StructuralComparisonTests: XCTestCase {
 
     /// Among clusters scattered all over a page (other hinting, LCD text), a small strong
     /// cluster is taken for that noise; alone, or with the model off, it fails. A cluster of
-    /// the smallest failing size and a mark on plain ground fail however scattered the page.
+    /// the smallest failing size and a mark on wide plain ground fail however scattered the
+    /// page; a mark on plain ground that ink comes within 4 px of fails only on a page that is
+    /// not scattered, or with the model off.
     func testSmallStrongClustersOnAScatteredPageAreNoise() {
         let rule = StructuralRule(), off = StructuralRule(explainsScatteredNoise: false)
         let scattered = StructuralRule.scatteredNoiseClusters
@@ -123,7 +125,10 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 40, strongClusters: scattered))
         XCTAssertTrue(off.fails(pixels: 12, maxDeltaE: 40, strongClusters: scattered))
         XCTAssertTrue(rule.fails(pixels: rule.minimumClusterPixels, maxDeltaE: 3, strongClusters: scattered * 10))
-        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, strongClusters: scattered * 10))
+        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, onWidePlainGround: true, strongClusters: scattered * 10))
+        XCTAssertFalse(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, strongClusters: scattered))
+        XCTAssertTrue(rule.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, strongClusters: scattered - 1))
+        XCTAssertTrue(off.fails(pixels: 1, maxDeltaE: 40, onPlainGround: true, strongClusters: scattered))
         XCTAssertTrue(rule.fails(pixels: 16, maxDeltaE: 20, strongClusters: scattered, isThinLine: true))
         XCTAssertFalse(rule.fails(pixels: 15, maxDeltaE: 20, strongClusters: scattered, isThinLine: true))
         XCTAssertFalse(rule.fails(pixels: 12, maxDeltaE: 9, strongClusters: 1))

@@ -414,6 +414,30 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// Other hinting sets a glyph's dot, comma or hyphen a pixel or two over, and on a page it
+    /// redraws all over (40 or more strong clusters: scattered noise) such a fragment can land
+    /// on plain ground two pixels out, though its glyph's strokes lie within four. Those marks
+    /// pass there; on a page that is not scattered, or with the scattered-noise model off, a
+    /// mark on plain ground still fails at any size.
+    func testAGlyphFragmentSetOverOnAScatteredPageIsNoise() throws {
+        for (corpus, name) in [
+            ("render-blind", "dialog--hinting-full"), ("render-blind2", "player--hinting-medium"),
+            ("render-blind9", "docs--hinting-medium"),
+        ] {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertTrue(result.match, name)
+            let clusters = result.clusters ?? []
+            XCTAssertGreaterThanOrEqual(StructuralRule().strongClusters(among: clusters), StructuralRule.scatteredNoiseClusters, name)
+            let fragment = try XCTUnwrap(clusters.first { $0.onPlainGround && !$0.onWidePlainGround && $0.maxDeltaE >= 10 }, name)
+            XCTAssertFalse(fragment.fails, name)
+            XCTAssertTrue(StructuralRule().fails(pixels: fragment.pixels, maxDeltaE: fragment.maxDeltaE, onPlainGround: true), name)
+            XCTAssertTrue(
+                StructuralRule(explainsScatteredNoise: false).fails(
+                    pixels: fragment.pixels, maxDeltaE: fragment.maxDeltaE, onPlainGround: true, strongClusters: 100), name)
+        }
+    }
+
     /// render-blind9's status page is dense with coloured pills: its JPEG round trip at quality
     /// 95 changes 360 of its 651 flat blocks, each beside detail whose colour 4:2:0 spreads over
     /// it, and none of its 225 plain blocks (flat amid flat blocks of their colour), which the

@@ -64,7 +64,8 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// cluster is taken for that scattered noise: other hinting, LCD text or another machine's
     /// text rendering redraws every glyph a little, and leaves a few glyphs' worth of strong
     /// pixels here and there. There, only a cluster of `minimumClusterPixels`, a coherent
-    /// change, a mark on plain ground or a long line one pixel thick fails the pair. Off, a
+    /// change, a mark on wide plain ground (``DifferenceCluster/onWidePlainGround``) or a long
+    /// line one pixel thick fails the pair. Off, a
     /// small strong cluster fails wherever it is: a changed glyph fails on such a page too, and
     /// so does the page.
     public var explainsScatteredNoise: Bool
@@ -76,7 +77,7 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// scattered noise (``explainsScatteredNoise``) such a patch fails only if the noise models
     /// leave 40 of its pixels in one piece, or some of them beyond `strongDeltaE` in a line one
     /// pixel thick. A mark of strong contrast on plain ground fails at any size (see
-    /// ``DifferenceCluster/onPlainGround``).
+    /// ``DifferenceCluster/onPlainGround``; on a page of scattered noise, on wide plain ground).
     public init(
         noiseDeltaE: Double = 2.3, shiftRadius: Int = 1, minimumClusterPixels: Int = 40,
         strongDeltaE: Double = 10, minimumStrongClusterPixels: Int = 8, explainsTextReflow: Bool = true,
@@ -104,19 +105,24 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     public static let scatteredNoiseClusters = 40
 
     /// Whether a cluster of `pixels` pixels whose largest ΔE is `maxDeltaE` fails the pair;
-    /// `onPlainGround` as ``DifferenceCluster/onPlainGround``, `strongClusters` the number of the
-    /// pair's clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick.
+    /// `onPlainGround` and `onWidePlainGround` as ``DifferenceCluster/onPlainGround`` and
+    /// ``DifferenceCluster/onWidePlainGround``, `strongClusters` the number of the pair's
+    /// clusters of strong contrast, and `isThinLine` when the cluster is one pixel thick.
     /// A line one pixel thick and twice `minimumStrongClusterPixels` long fails from twice
     /// `noiseDeltaE`, among scattered noise too: a border or a rule removed, which glyphs drawn
-    /// again do not leave, and which one level or two of another gamma does not reach.
+    /// again do not leave, and which one level or two of another gamma does not reach. Among
+    /// scattered noise a mark fails by its ground only on wide plain ground: other hinting sets
+    /// a glyph's dot, comma or hyphen a pixel or two over, beside the glyph's strokes.
     public func fails(
-        pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, strongClusters: Int = 1, isThinLine: Bool = false
+        pixels: Int, maxDeltaE: Double, onPlainGround: Bool = false, onWidePlainGround: Bool = false, strongClusters: Int = 1,
+        isThinLine: Bool = false
     ) -> Bool {
         let longThinLine = isThinLine && pixels >= lineLength
         let scattered = explainsScatteredNoise && strongClusters >= Self.scatteredNoiseClusters && !longThinLine
+        let markOnPlainGround = scattered ? onWidePlainGround : onPlainGround
         return pixels >= minimumClusterPixels
             || longThinLine && maxDeltaE >= lineDeltaE
-            || (onPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
+            || (markOnPlainGround || pixels >= minimumStrongClusterPixels && !scattered) && maxDeltaE >= strongDeltaE
     }
 
     /// The shortest line one pixel thick that fails by its contrast (twice
@@ -129,7 +135,7 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
         let box = cluster.boundingBox
         return fails(
             pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround,
-            strongClusters: strongClusters, isThinLine: box.minX == box.maxX || box.minY == box.maxY)
+            onWidePlainGround: cluster.onWidePlainGround, strongClusters: strongClusters, isThinLine: box.minX == box.maxX || box.minY == box.maxY)
     }
 
     /// How many of `clusters` are of strong contrast (`strongDeltaE`).
@@ -154,6 +160,11 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// edges (anti-aliasing, hinting, shifts), so a dot or a caret that appears or goes away
     /// there is a change, however small.
     public var onPlainGround: Bool = false
+    /// Whether that plain ground reaches twice as far
+    /// (``StructuralComparison/widePlainGroundMargin``). On a page of scattered noise only
+    /// such a mark fails by its ground (see ``StructuralRule/explainsScatteredNoise``): other
+    /// hinting sets a glyph's dot, comma or hyphen a pixel or two over, beside its strokes.
+    public var onWidePlainGround: Bool = false
     /// Whether this is an isolated change: the pair's one place of strong difference, which no
     /// displacement explains, beside text drawn the same (see ``StructuralRule``). Its pixels are
     /// the candidates before anti-aliasing and shifts explain any.
@@ -420,21 +431,25 @@ package enum StructuralComparison {
         for cluster in clusters.indices {
             let (pixels, maxDeltaE) = (clusters[cluster].pixels, clusters[cluster].maxDeltaE)
             if pixels < rule.minimumStrongClusterPixels, maxDeltaE >= rule.strongDeltaE {
-                clusters[cluster].onPlainGround = isOnPlainGround(
-                    clusters[cluster].boundingBox, reference, actual, noiseDeltaE: rule.noiseDeltaE)
+                let box = clusters[cluster].boundingBox
+                clusters[cluster].onPlainGround = isOnPlainGround(box, reference, actual, noiseDeltaE: rule.noiseDeltaE)
+                clusters[cluster].onWidePlainGround = clusters[cluster].onPlainGround
+                    && isOnPlainGround(box, reference, actual, noiseDeltaE: rule.noiseDeltaE, margin: widePlainGroundMargin)
             }
             clusters[cluster].fails = rule.fails(clusters[cluster], strongClusters: strong)
         }
         return (clusters, members)
     }
 
-    /// Whether the pixels around `box`, up to ``plainGroundMargin`` away and within the image,
-    /// are all one colour in the reference and unchanged in the actual image (CIE94 ΔE under
+    /// Whether the pixels around `box`, up to `margin` away and within the image, are all one
+    /// colour in the reference and unchanged in the actual image (CIE94 ΔE under
     /// `noiseDeltaE`): see ``DifferenceCluster/onPlainGround``.
-    static func isOnPlainGround(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double) -> Bool {
+    static func isOnPlainGround(
+        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, noiseDeltaE: Double, margin: Int = plainGroundMargin
+    ) -> Bool {
         let width = reference.width, height = reference.height
-        let columns = max(0, box.minX - plainGroundMargin)...min(width - 1, box.maxX + plainGroundMargin)
-        let rows = max(0, box.minY - plainGroundMargin)...min(height - 1, box.maxY + plainGroundMargin)
+        let columns = max(0, box.minX - margin)...min(width - 1, box.maxX + margin)
+        let rows = max(0, box.minY - margin)...min(height - 1, box.maxY + margin)
         return reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return false }
@@ -457,9 +472,12 @@ package enum StructuralComparison {
         }
     }
 
-    /// How far around a small cluster ``isOnPlainGround(_:_:_:noiseDeltaE:)`` looks: the
+    /// How far around a small cluster ``isOnPlainGround(_:_:_:noiseDeltaE:margin:)`` looks: the
     /// cluster link, so that no other differing pixel could have joined it.
     static let plainGroundMargin = linkDistance
+
+    /// How far ``DifferenceCluster/onWidePlainGround`` looks: twice ``plainGroundMargin``.
+    static let widePlainGroundMargin = 2 * plainGroundMargin
 
     /// Counts the anti-aliased pixels of `marked` (marked 2; all of them, or with
     /// `onlyOnPlainGround` those on plain ground in either image): marks them 1 and returns how
