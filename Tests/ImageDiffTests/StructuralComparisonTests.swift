@@ -328,6 +328,39 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
     }
 
+    /// A light chip (ΔE94 about 4.6 from the page) with dark text inside it, its box drawn a
+    /// row lower while the text stays, as glyphs set on whole pixels can leave it: each of its
+    /// long edges changes one way, all of its pixels solid, but one displacement of a pixel
+    /// carries the reference onto the new image there, so no coherent change is taken and the
+    /// pair passes as the 1-px shift it is. The chip given a new colour, and its text one step
+    /// lighter, still fail as coherent changes; a border taken away still fails.
+    func testAChipMovedOnePixelIsNoCoherentChange() {
+        func chip(top: Int, fill: RGBA = RGBA(241, 242, 244), ink: UInt8 = 0x33) -> RGBAImage {
+            var image = RGBAImage(width: 160, height: 40, filledWith: RGBA(255, 255, 255))
+            for y in top..<(top + 11) { for x in 20..<140 { image[x, y] = fill } }
+            for glyph in 0..<10 {
+                let left = 26 + glyph * 11
+                for y in 16..<22 { for x in left..<(left + 2) { image[x, y] = RGBA(ink, ink, ink) } }
+                for x in left..<(left + 6) { image[x, 21] = RGBA(ink, ink, ink) }
+            }
+            return image
+        }
+        let reference = chip(top: 13)
+        let moved = compare(reference, chip(top: 14), options: structural)
+        XCTAssertTrue(moved.match, "\(moved.clusters ?? [])")
+        XCTAssertFalse(moved.clusters?.contains { $0.coherent } ?? false)
+        let edges = compare(reference, chip(top: 14), options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3)))
+        XCTAssertEqual(edges.differentPixels, 2 * 120)
+        for changed in [chip(top: 13, fill: RGBA(226, 228, 231)), chip(top: 13, ink: 0x55)] {
+            let result = compare(reference, changed, options: structural)
+            XCTAssertFalse(result.match)
+            XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
+        }
+        var lined = reference
+        for x in 20..<140 { lined[x, 30] = RGBA(150, 150, 150) }
+        XCTAssertFalse(compare(lined, reference, options: structural).match)
+    }
+
     /// Coverage raised to the power 0.9: every partly covered pixel darkens, the same way, but
     /// the solid strokes and the background stay: render noise.
     func testOtherTextGammaIsRenderNoise() {

@@ -731,7 +731,53 @@ package enum StructuralComparison {
                 }
             }
         }
+        guard !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache) else { return nil }
         return (DifferenceCluster(pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true), pixels)
+    }
+
+    /// Whether one displacement by whole pixels, up to the rule's shift radius, moves the
+    /// reference onto the new image at `pixels` (indices, row-major): at nearly all of them
+    /// (``coherence``) the new image holds, within the noise threshold, the reference's colour
+    /// from one displacement back, and at least half of the reference's colours reappear one
+    /// displacement on. An element moved a pixel (a chip's box set a row lower) changes each of
+    /// its edges one way but brings no colour that was not beside them, and its colours go
+    /// along with it, except where something that stayed (the chip's text) covers them. A new
+    /// colour is found next to few of its pixels; an element removed (a border taken away)
+    /// lets the ground beside it in, but its colours go nowhere.
+    static func isWholePixelShift(
+        _ pixels: [Int], _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
+    ) -> Bool {
+        let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
+        guard radius > 0, !pixels.isEmpty else { return false }
+        let (width, height) = (reference.width, reference.height)
+        let mayMiss = Int((1 - coherence) * Double(pixels.count))
+        return reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                func matches(_ first: UnsafePointer<UInt8>, _ x: Int, _ y: Int, _ second: UnsafePointer<UInt8>, _ otherX: Int, _ otherY: Int) -> Bool {
+                    guard (0..<width).contains(otherX), (0..<height).contains(otherY) else { return false }
+                    let (one, other) = (PixelDelta.rgbOverWhite(first, (y * width + x) * 4), PixelDelta.rgbOverWhite(second, (otherY * width + otherX) * 4))
+                    return DeltaEFormula.cie94.difference(
+                        labCache.lab(r: one.r, g: one.g, b: one.b), labCache.lab(r: other.r, g: other.g, b: other.b)) < rule.noiseDeltaE
+                }
+                for dy in -radius...radius {
+                    for dx in -radius...radius where dx != 0 || dy != 0 {
+                        var (missed, carried) = (0, 0)
+                        for index in pixels {
+                            let (x, y) = (index % width, index / width)
+                            guard matches(b, x, y, a, x - dx, y - dy) else {
+                                missed += 1
+                                if missed > mayMiss { break }
+                                continue
+                            }
+                            if matches(a, x, y, b, x + dx, y + dy) { carried += 1 }
+                        }
+                        if missed <= mayMiss, 2 * carried >= pixels.count { return true }
+                    }
+                }
+                return false
+            }
+        }
     }
 
     /// The tiles of ``coherentTile`` × ``coherentTile`` pixels that hold differing pixels of
