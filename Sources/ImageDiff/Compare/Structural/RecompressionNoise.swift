@@ -97,6 +97,7 @@ struct RecompressionNoise {
                 return RowBands.map(height: blockRows, bands: bands) { _, blockRowRange in
                     let (a, b) = shared.value
                     var tally = BlockCounts()
+                    tally.blocks.reserveCapacity(blockRowRange.count * ((width + side - 1) / side))
                     for top in blockRowRange.lazy.map({ $0 * side }) {
                         let bottom = min(height, top + side)
                         var left = 0
@@ -111,12 +112,13 @@ struct RecompressionNoise {
             }
         }
         let total = counts.reduce(into: BlockCounts()) { $0.add($1) }
+        guard total.textured >= minimumTexturedBlocks,
+            Double(total.texturedDiffering) >= texturedShare * Double(total.textured),
+            Double(total.small) >= smallShare * Double(total.differing)
+        else { return false }
         let plain = total.plainBlocks(columns: (width + side - 1) / side)
         let plainDiffering = plain.indices.count { plain[$0] && total.blocks[$0].differs }
-        return total.textured >= minimumTexturedBlocks
-            && Double(total.texturedDiffering) >= texturedShare * Double(total.textured)
-            && Double(plainDiffering) <= flatShare * Double(plain.count { $0 })
-            && Double(total.small) >= smallShare * Double(total.differing)
+        return Double(plainDiffering) <= flatShare * Double(plain.count { $0 })
     }
 
     /// What the signature reads off the blocks and their pixels.
