@@ -101,6 +101,11 @@ receipt, survey) and seventeen more changes, written after the eighth had been m
 isolated-change rule changed, and committed before any mode was run on them
 (Fixtures/render-blind9 is `--blind9 --out Fixtures/render-blind9`).
 
+With --blind10 it writes a tenth blind set the same way: five more pages (activity, consent,
+leaderboard, playlist, usage) and seventeen more changes, written after the ninth had been measured
+and three rules changed on the earlier sets, and committed before any mode was run on them
+(Fixtures/render-blind10 is `--blind10 --out Fixtures/render-blind10`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -113,6 +118,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind7 --out DIR
        scripts/make-render-corpus.py --blind8 --out DIR
        scripts/make-render-corpus.py --blind9 --out DIR
+       scripts/make-render-corpus.py --blind10 --out DIR
 """
 import argparse
 import os
@@ -2130,6 +2136,141 @@ BLIND9_CHANGES = [
     ("survey", "moved-2px", '<span class="on">8</span>', '<span class="on" style="margin-left:2px">8</span>', "swiftshader"),
 ]
 
+BLIND10_PAGES = {
+    "activity": """
+<style>
+.af { margin: 8px 12px; font-size: 11px; border: 1px solid #dde1e6; border-radius: 8px; }
+.af h4 { margin: 0; padding: 6px 10px; font-size: 12px; color: #1f2933; border-bottom: 1px solid #e9ecef; }
+.ev { display: flex; align-items: flex-start; padding: 5px 10px; border-bottom: 1px solid #f1f3f5; }
+.av { width: 20px; height: 20px; border-radius: 10px; margin-right: 7px; color: #fff; font-size: 9px; font-weight: bold;
+      text-align: center; line-height: 20px; }
+.av.a { background: #d9480f; } .av.b { background: #1971c2; } .av.c { background: #2b8a3e; }
+.ev p { margin: 0; color: #343a40; flex: 1; }
+.ev p b { color: #111; }
+.ev time { font-size: 9px; color: #868e96; margin-left: 6px; white-space: nowrap; }
+.tag { display: inline-block; font-size: 9px; padding: 0 4px; border-radius: 3px; background: #fff3bf; color: #7c5b00; }
+.more { padding: 5px 10px; color: #1971c2; font-size: 10px; }
+</style>
+<div class="af"><h4>Recent activity</h4>
+<div class="ev"><div class="av a">MR</div><p><b>Mara</b> approved <span class="tag">12 snapshots</span> in Login</p><time>2 min</time></div>
+<div class="ev"><div class="av b">JT</div><p><b>Jonas</b> commented on the dark-mode diff</p><time id="t2">18 min</time></div>
+<div class="ev"><div class="av c">AK</div><p><b>Amal</b> rejected the toolbar baseline</p><time>1 h</time></div>
+<div class="ev"><div class="av b">JT</div><p><b>Jonas</b> retuned the ARM runner tolerance</p><time>3 h</time></div>
+<div class="more">Show older events</div></div>
+""",
+    "consent": """
+<style>
+.cs { margin: 8px 12px; font-size: 11px; border: 1px solid #d0d5dc; border-radius: 8px; padding: 8px 10px; background: #fbfcfd; }
+.cs h4 { margin: 0 0 3px; font-size: 12px; color: #16202b; }
+.cs p { margin: 0 0 6px; color: #55606e; font-size: 10px; }
+.tg { display: flex; align-items: center; padding: 4px 0; border-top: 1px solid #e6e9ee; color: #26313d; }
+.tg small { display: block; font-size: 9px; color: #8a94a1; }
+.sw { margin-left: auto; width: 26px; height: 14px; border-radius: 7px; background: #c4cad3; position: relative; }
+.sw::after { content: ""; position: absolute; left: 2px; top: 2px; width: 10px; height: 10px; border-radius: 5px; background: #fff; }
+.sw.on { background: #0b7285; }
+.sw.on::after { left: 14px; }
+.bt { display: flex; gap: 6px; margin-top: 6px; }
+.bt span { border-radius: 5px; padding: 3px 10px; font-weight: bold; }
+.bt .pri { background: #0b7285; color: #fff; }
+.bt .sec { border: 1px solid #0b7285; color: #0b7285; }
+</style>
+<div class="cs"><h4>Cookie preferences</h4><p>We use cookies to keep you signed in and to measure what breaks.</p>
+<div class="tg"><div>Necessary<small>Always on</small></div><i class="sw on"></i></div>
+<div class="tg"><div>Analytics<small>Usage counts, no personal data</small></div><i class="sw on"></i></div>
+<div class="tg"><div>Marketing<small>Off by default</small></div><i class="sw"></i></div>
+<div class="bt"><span class="pri">Save choices</span><span class="sec">Reject all</span></div></div>
+""",
+    "leaderboard": """
+<style>
+.lb { margin: 8px 12px; font-size: 11px; border: 1px solid #dcdfe4; border-radius: 8px; overflow: hidden; }
+.lb .hd { display: flex; padding: 5px 10px; background: #f4f5f7; color: #6b7280; font-size: 9px; text-transform: uppercase; }
+.lb .hd span:last-child { margin-left: auto; }
+.rw { display: flex; align-items: center; padding: 4px 10px; border-top: 1px solid #eceef1; color: #1f2937; }
+.rk { width: 16px; font-weight: bold; color: #9ca3af; }
+.rk.g { color: #b7791f; }
+.bar { flex: 1; height: 5px; margin: 0 8px; border-radius: 3px; background: #e5e7eb; overflow: hidden; }
+.bar i { display: block; height: 5px; background: #4f46e5; }
+.pt { width: 34px; text-align: right; font-variant-numeric: tabular-nums; }
+.nm { width: 70px; }
+</style>
+<div class="lb"><div class="hd"><span>Team</span><span>Points</span></div>
+<div class="rw"><span class="rk g">1</span><span class="nm">Orbit</span><span class="bar"><i style="width:92%"></i></span><span class="pt">1,842</span></div>
+<div class="rw"><span class="rk">2</span><span class="nm">Lantern</span><span class="bar"><i style="width:81%"></i></span><span class="pt" id="p2">1,615</span></div>
+<div class="rw"><span class="rk">3</span><span class="nm">Quarry</span><span class="bar"><i style="width:64%"></i></span><span class="pt">1,280</span></div>
+<div class="rw"><span class="rk">4</span><span class="nm">Harbor</span><span class="bar"><i style="width:47%"></i></span><span class="pt">941</span></div>
+<div class="rw"><span class="rk">5</span><span class="nm">Meadow</span><span class="bar"><i style="width:30%"></i></span><span class="pt">603</span></div></div>
+""",
+    "playlist": """
+<style>
+.pl { margin: 8px 12px; font-size: 11px; border: 1px solid #e0e0e0; border-radius: 8px; }
+.pl .top { display: flex; align-items: center; padding: 7px 10px; border-bottom: 1px solid #eee; }
+.cv { width: 30px; height: 30px; border-radius: 4px; background: linear-gradient(135deg, #f76707, #e8590c); margin-right: 8px; }
+.pl .top b { display: block; color: #212529; font-size: 12px; }
+.pl .top small { color: #868e96; font-size: 9px; }
+.pb { margin-left: auto; width: 22px; height: 22px; border-radius: 11px; background: #e8590c; position: relative; }
+.pb::after { content: ""; position: absolute; left: 8px; top: 6px; border-left: 8px solid #fff; border-top: 5px solid transparent;
+             border-bottom: 5px solid transparent; }
+.tr { display: flex; padding: 3px 10px; color: #343a40; }
+.tr span:first-child { width: 16px; color: #adb5bd; }
+.tr em { font-style: normal; margin-left: auto; color: #868e96; font-variant-numeric: tabular-nums; }
+.tr.now { color: #e8590c; font-weight: bold; }
+</style>
+<div class="pl"><div class="top"><i class="cv"></i><div><b>Night Drive</b><small>14 tracks &middot; 52 min</small></div><i class="pb"></i></div>
+<div class="tr"><span>1</span>Coastline<em>3:41</em></div>
+<div class="tr now"><span>2</span>Neon Harbour<em>4:05</em></div>
+<div class="tr"><span>3</span>Low Tide<em id="d3">2:58</em></div>
+<div class="tr"><span>4</span>Afterglow<em>3:22</em></div>
+<div class="tr"><span>5</span>Slow Lanes<em>4:47</em></div></div>
+""",
+    "usage": """
+<style>
+.us { margin: 8px 12px; font-size: 11px; border: 1px solid #d8dde3; border-radius: 8px; padding: 8px 10px; }
+.us h4 { margin: 0 0 6px; font-size: 12px; color: #1d2733; display: flex; }
+.us h4 span { margin-left: auto; font-size: 10px; font-weight: normal; color: #2f6fde; }
+.mt { margin-bottom: 6px; }
+.mt .lb { display: flex; color: #3b4552; margin-bottom: 2px; }
+.mt .lb b { margin-left: auto; font-weight: normal; color: #6c7785; }
+.gauge { height: 6px; border-radius: 3px; background: #e7eaee; overflow: hidden; }
+.gauge i { display: block; height: 6px; background: #2f6fde; }
+.gauge i.warn { background: #e67700; }
+.ft { display: flex; align-items: center; border-top: 1px solid #eceff3; padding-top: 5px; color: #6c7785; font-size: 10px; }
+.ft span { margin-left: auto; border: 1px solid #2f6fde; color: #2f6fde; border-radius: 4px; padding: 1px 8px; }
+</style>
+<div class="us"><h4>Plan usage<span>Team plan</span></h4>
+<div class="mt"><div class="lb">Snapshot storage<b>3.2 of 5 GB</b></div><div class="gauge"><i style="width:64%"></i></div></div>
+<div class="mt"><div class="lb">CI minutes<b id="ci">1,870 of 2,000</b></div><div class="gauge"><i class="warn" style="width:93%"></i></div></div>
+<div class="mt"><div class="lb">Seats<b>7 of 10</b></div><div class="gauge"><i style="width:70%"></i></div></div>
+<div class="ft">Resets on 1 April<span>Upgrade</span></div></div>
+""",
+}
+
+BLIND10_CHANGES = [
+    ("activity", "word", '<time id="t2">18 min</time>', '<time id="t2">19 min</time>', "no-subpixel-pos"),
+    ("activity", "text-colour", ".ev time { font-size: 9px; color: #868e96;", ".ev time { font-size: 9px; color: #767e86;",
+     "hinting-none"),
+    ("activity", "icon-removed", '<div class="av c">AK</div>', '<div class="av c" style="visibility:hidden">AK</div>',
+     "hinting-medium"),
+    ("activity", "border-removed", ".af h4 { margin: 0; padding: 6px 10px; font-size: 12px; color: #1f2933; border-bottom: 1px solid #e9ecef; }",
+     ".af h4 { margin: 0; padding: 6px 10px; font-size: 12px; color: #1f2933; border-bottom: 1px solid transparent; }",
+     "hinting-full"),
+    ("consent", "word", "<small>Off by default</small>", "<small>On by default</small>", "lcd-text"),
+    ("consent", "button-colour", ".bt .pri { background: #0b7285;", ".bt .pri { background: #0c8599;", "swiftshader"),
+    ("consent", "moved-2px", '<div class="bt">', '<div class="bt" style="margin-left:2px">', "display-p3"),
+    ("leaderboard", "word", '<span class="pt" id="p2">1,615</span>', '<span class="pt" id="p2">1,645</span>', "generic-rgb"),
+    ("leaderboard", "text-colour", ".rk.g { color: #b7791f; }", ".rk.g { color: #c7892f; }", "jpeg-q90"),
+    ("leaderboard", "moved-2px", '<span class="nm">Quarry</span>', '<span class="nm" style="padding-left:2px">Quarry</span>',
+     "jpeg-q95"),
+    ("playlist", "word", '<em id="d3">2:58</em>', '<em id="d3">2:56</em>', "other-machine"),
+    ("playlist", "icon-removed", '<i class="pb"></i>', '<i class="pb" style="visibility:hidden"></i>', "no-subpixel-pos"),
+    ("playlist", "letter-spacing", "<b>Night Drive</b>", '<b style="letter-spacing:0.3px">Night Drive</b>', "hinting-none"),
+    ("usage", "word", '<b id="ci">1,870 of 2,000</b>', '<b id="ci">1,810 of 2,000</b>', "hinting-medium"),
+    ("usage", "text-colour", ".mt .lb b { margin-left: auto; font-weight: normal; color: #6c7785; }",
+     ".mt .lb b { margin-left: auto; font-weight: normal; color: #5c6775; }", "hinting-full"),
+    ("usage", "border-removed", ".ft { display: flex; align-items: center; border-top: 1px solid #eceff3;",
+     ".ft { display: flex; align-items: center; border-top: 1px solid transparent;", "lcd-text"),
+    ("usage", "moved-2px", "<span>Upgrade</span>", '<span style="margin-right:2px">Upgrade</span>', "swiftshader"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2246,19 +2387,21 @@ def main():
                  "blind2": (BLIND2_PAGES, BLIND2_CHANGES), "blind3": (BLIND3_PAGES, BLIND3_CHANGES),
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
-                 "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES)}
+                 "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
+                 "blind10": (BLIND10_PAGES, BLIND10_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
-                       ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set")]:
+                       ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
+                       ("blind10", "the tenth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind9 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind10 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2330,6 +2473,9 @@ LATER_BLIND_SETS = {
     "blind8": ("eighth", "the seventh blind set had been measured and tune's removed-line canary changed on it"),
     "blind9": ("ninth", "the eighth blind set had been measured and the isolated-change rule changed (unchanged "
                         "neighbours looked for along the whole row)"),
+    "blind10": ("tenth", "the ninth blind set had been measured and three rules changed on the earlier sets (the "
+                         "plain-block JPEG signature, wide plain ground among scattered noise, coherent groups a "
+                         "pixel's move carries over)"),
 }
 
 
@@ -2337,8 +2483,8 @@ def later_blind_heading(held, chromium, folder):
     """The README heading of a blind set after the first: what it is, how it was made, how to
     make it again."""
     ordinal, after = LATER_BLIND_SETS[held]
-    earlier = ["render", "render-holdout", "render-blind"] + [f"render-{name}" for name in LATER_BLIND_SETS
-                                                              if name < held]
+    later = list(LATER_BLIND_SETS)
+    earlier = ["render", "render-holdout", "render-blind"] + [f"render-{name}" for name in later[:later.index(held)]]
     named = [f"`Fixtures/{name}`" for name in earlier]
     corpora = ", ".join(named[:-1]) + " or " + named[-1]
     article = "an" if ordinal[0] in "aeiou" else "a"
