@@ -454,25 +454,12 @@ final class RenderNoiseModelTests: XCTestCase {
             XCTAssertNotNil(RecompressionNoise(reference, actual), name)
             XCTAssertFalse(compare(reference, actual, options: structural).match, name)
         }
-        let counts = reference.pixels.withUnsafeBytes { a in
-            actual.pixels.withUnsafeBytes { b in
-                var counts = RecompressionNoise.BlockCounts()
-                let (a, b) = (a.bindMemory(to: UInt32.self), b.bindMemory(to: UInt32.self))
-                for top in stride(from: 0, to: reference.height, by: 8) {
-                    for left in stride(from: 0, to: reference.width, by: 8) {
-                        counts.addBlock(
-                            a, b, width: reference.width, rows: top..<min(reference.height, top + 8),
-                            columns: left..<min(reference.width, left + 8))
-                    }
-                }
-                return counts
-            }
-        }
+        let counts = RecompressionNoise.blockCounts(reference, actual)
         let plain = counts.plainBlocks(columns: (reference.width + 7) / 8)
         XCTAssertEqual(counts.flatDiffering, 360)
         XCTAssertEqual(counts.blocks.count - counts.textured, 651)
-        XCTAssertEqual(plain.count { $0 }, 225)
-        XCTAssertEqual(plain.indices.count { plain[$0] && counts.blocks[$0].differs }, 0)
+        XCTAssertEqual(plain.count, 225)
+        XCTAssertEqual(plain.differing, 0)
     }
 
     /// The dialog's JPEG round trips (render-blind, cjpeg) carry no block signature: its modal's

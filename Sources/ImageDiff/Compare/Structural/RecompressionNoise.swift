@@ -88,6 +88,18 @@ struct RecompressionNoise {
     /// Whether the pair carries recompression's signature (see ``RecompressionNoise``), read
     /// from whole RGBA samples.
     static func carriesSignature(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> Bool {
+        let total = blockCounts(reference, actual, bands: bands)
+        guard total.textured >= minimumTexturedBlocks,
+            Double(total.texturedDiffering) >= texturedShare * Double(total.textured),
+            Double(total.small) >= smallShare * Double(total.differing)
+        else { return false }
+        let plain = total.plainBlocks(columns: (reference.width + blockSide - 1) / blockSide)
+        return Double(plain.differing) <= flatShare * Double(plain.count)
+    }
+
+    /// The pair's blocks of ``blockSide`` pixels in row-major order, as the signature reads
+    /// them; the rows of blocks taken in bands on all cores.
+    static func blockCounts(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> BlockCounts {
         let (width, height, side) = (reference.width, reference.height, blockSide)
         let blockRows = (height + side - 1) / side
         let bands = RowBands.count(height: height, requested: bands)
@@ -111,14 +123,7 @@ struct RecompressionNoise {
                 }
             }
         }
-        let total = counts.reduce(into: BlockCounts()) { $0.add($1) }
-        guard total.textured >= minimumTexturedBlocks,
-            Double(total.texturedDiffering) >= texturedShare * Double(total.textured),
-            Double(total.small) >= smallShare * Double(total.differing)
-        else { return false }
-        let plain = total.plainBlocks(columns: (width + side - 1) / side)
-        let plainDiffering = plain.indices.count { plain[$0] && total.blocks[$0].differs }
-        return Double(plainDiffering) <= flatShare * Double(plain.count { $0 })
+        return counts.reduce(into: BlockCounts()) { $0.add($1) }
     }
 
     /// What the signature reads off the blocks and their pixels.
@@ -138,19 +143,25 @@ struct RecompressionNoise {
         var texturedDiffering: Int { blocks.count { $0.colour == nil && $0.differs } }
         var flatDiffering: Int { blocks.count { $0.colour != nil && $0.differs } }
 
-        /// Per block of a row-major grid `columns` wide: whether it and the blocks around it
-        /// (within the grid) are flat in one colour.
-        func plainBlocks(columns: Int) -> [Bool] {
+        /// Of a row-major grid of blocks `columns` wide: how many are plain (they and the
+        /// blocks around them, within the grid, flat in one colour), and in how many of those
+        /// the new image differs.
+        func plainBlocks(columns: Int) -> (count: Int, differing: Int) {
             let rows = columns == 0 ? 0 : blocks.count / columns
-            return blocks.indices.map { index in
-                guard let colour = blocks[index].colour else { return false }
+            var plain = (count: 0, differing: 0)
+            for (index, block) in blocks.enumerated() {
+                guard let colour = block.colour else { continue }
                 let (column, row) = (index % columns, index / columns)
-                return (max(0, row - 1)...min(rows - 1, row + 1)).allSatisfy { neighbourRow in
+                let isPlain = (max(0, row - 1)...min(rows - 1, row + 1)).allSatisfy { neighbourRow in
                     (max(0, column - 1)...min(columns - 1, column + 1)).allSatisfy {
                         blocks[neighbourRow * columns + $0].colour == colour
                     }
                 }
+                guard isPlain else { continue }
+                plain.count += 1
+                if block.differs { plain.differing += 1 }
             }
+            return plain
         }
 
         /// Counts one block of packed RGBA pixels: `columns` of `rows` of images `width` wide.
