@@ -418,6 +418,54 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(IsolatedChange.hasUnchangedNeighbours(fifthGlyph, spacedWord(), spacedWord(opened: [4]), rule: rule))
     }
 
+    /// The o made a c, with the glyphs after it set a pixel further along, as a longer word
+    /// pushes the rest of its line: each of those is a moved copy of what was there, the changed
+    /// glyph is not, and it fails as an isolated change.
+    func testAGlyphChangedWithTheRestOfItsLineMovedAlongFails() {
+        let reference = word(ink: 0x33, spacing: 16)
+        let changed = word(ink: 0x33, spacing: 16, opened: [4], moved: [5: 1, 6: 1, 7: 1])
+        let result = compare(reference, changed, options: structural)
+        XCTAssertFalse(result.match)
+        let isolated = result.clusters?.filter(\.isolated) ?? []
+        XCTAssertEqual(isolated.count, 1, "\(result.clusters ?? [])")
+        let fifthGlyph = PixelRect(minX: 66, minY: 6, maxX: 78, maxY: 18)
+        XCTAssertTrue(isolated.allSatisfy { $0.fails && fifthGlyph.union($0.boundingBox) == fifthGlyph }, "\(isolated)")
+    }
+
+    /// A glyph changed on each of two lines is no isolated change: other hinting redraws glyphs
+    /// all over a page, and a change alone on its line leaves the other lines drawn the same or
+    /// moved.
+    func testGlyphsChangedOnTwoLinesAreNoIsolatedChange() {
+        func twoLines(opened: (Set<Int>, Set<Int>)) -> RGBAImage {
+            let top = spacedWord(opened: opened.0), bottom = spacedWord(opened: opened.1)
+            var image = RGBAImage(width: top.width, height: 2 * top.height, filledWith: RGBA(255, 255, 255))
+            for y in 0..<top.height {
+                for x in 0..<top.width {
+                    image[x, y] = top[x, y]
+                    image[x, y + top.height] = bottom[x, y]
+                }
+            }
+            return image
+        }
+        let result = compare(twoLines(opened: ([], [])), twoLines(opened: ([4], [2])), options: structural)
+        XCTAssertFalse(result.clusters?.contains(where: \.isolated) ?? false, "\(result.clusters ?? [])")
+        let oneLine = compare(twoLines(opened: ([], [])), twoLines(opened: ([4], [])), options: structural)
+        XCTAssertTrue(oneLine.clusters?.contains(where: \.isolated) ?? false, "\(oneLine.clusters ?? [])")
+    }
+
+    /// A circle another rasterizer drew a little larger differs strongly all round its edge, but
+    /// each pixel moves only part of the way from the ground to the ink: no ink was put down or
+    /// taken away. The o made a c takes pixels all the way.
+    func testACircleDrawnLargerPutsDownNoInk() {
+        let reference = ring(radius: 9.5, stroke: 1.5), larger = ring(radius: 9.8, stroke: 1.5)
+        let rule = StructuralRule()
+        let strong = compare(reference, larger, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: IsolatedChange.highContrast(rule))))
+        XCTAssertGreaterThan(strong.differentPixels, 0)
+        let ringBox = PixelRect(minX: 28, minY: 8, maxX: 53, maxY: 33)
+        XCTAssertFalse(IsolatedChange.putsDownInk(ringBox, reference, larger, rule: rule))
+        XCTAssertTrue(IsolatedChange.putsDownInk(fifthGlyph, spacedWord(), spacedWord(opened: [4]), rule: rule))
+    }
+
     /// Text far along the row counts as neighbours too: with the glyphs 70 px apart (over five
     /// heights of the changed one, nothing but ground between them, as a mark in a table cell
     /// has), the o made a c still fails as an isolated change.

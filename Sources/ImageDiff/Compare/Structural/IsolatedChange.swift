@@ -1,16 +1,21 @@
-/// A change alone on its line: the one place where a pair differs strongly, which no single
-/// displacement explains, beside text both images draw the same.
+/// A change alone on its line: a place where a pair differs strongly, which no single
+/// displacement explains, beside text both images draw the same, where every other strong
+/// difference of the page either lies on the same line or is a moved copy of what was there.
 ///
 /// Render noise that draws glyphs differently (other hinting, LCD text, another machine's
-/// rasterizer) draws many glyphs of a page differently, and leaves strong differences in many
-/// places. A changed digit or word differs in one place, and seen pixel by pixel its strokes look
-/// like anti-aliased edges or pixels shifted by one, so those explanations take most of it. Seen
-/// whole, it is no moved copy of what was there: for every displacement of up to the rule's
-/// shift radius, in quarter pixels, a strong cluster's worth of its pixels lie outside the
-/// colours the other image holds where that displacement takes them, where text set at another
-/// sub-pixel position leaves none or a few. And the text on its rows, beside it or further along
-/// them, is drawn the same in both images, so the renderer did not change: a label whose every
-/// glyph other hinting redrew has no such neighbours, and is left to the other explanations.
+/// rasterizer) draws many glyphs of a page differently, and leaves strong differences that no
+/// displacement explains in many places. A changed digit or word differs in one place, and seen
+/// pixel by pixel its strokes look like anti-aliased edges or pixels shifted by one, so those
+/// explanations take most of it. Seen whole, it is no moved copy of what was there: for every
+/// displacement of up to the rule's shift radius, in quarter pixels, a strong cluster's worth of
+/// its pixels lie outside the colours the other image holds where that displacement takes them,
+/// where text set at another sub-pixel position leaves none or a few. The rest of the page may
+/// differ too, but only as such moved copies (text set at other sub-pixel positions, on a page
+/// drawn with glyphs on whole pixels), or on the changed line itself (the words after a longer
+/// or shorter one, set again a little further along). And the text on its rows, beside it or
+/// further along them, is drawn the same in both images, so the renderer did not change: a label
+/// whose every glyph other hinting redrew has no such neighbours, and is left to the other
+/// explanations.
 enum IsolatedChange {
     /// The isolated change among the candidates `marked` (before anti-aliasing and shifts
     /// explain any), as a failing cluster with its pixels (indices, row-major); nil when there
@@ -19,19 +24,70 @@ enum IsolatedChange {
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (cluster: DifferenceCluster, members: [Int])? {
         let (clusters, members) = StructuralComparison.clusters(of: marked, reference, actual, rule: rule, bands: bands)
-        let strong = clusters.indices.filter {
-            clusters[$0].pixels >= rule.minimumStrongClusterPixels && clusters[$0].maxDeltaE >= rule.strongDeltaE
+        var undisplaced: [Int] = [], strongRows: [ClosedRange<Int>] = []
+        var sharedRows = Int.min...Int.max, (top, bottom) = (Int.max, Int.min)
+        for index in clusters.indices
+        where clusters[index].pixels >= rule.minimumStrongClusterPixels && clusters[index].maxDeltaE >= rule.strongDeltaE {
+            let box = clusters[index].boundingBox
+            strongRows.append(box.minY...box.maxY)
+            guard !(fitsSearch(box) && isDisplaced(clusters[index], reference, actual, rule: rule)) else { continue }
+            guard sharedRows.lowerBound <= box.maxY, box.minY <= sharedRows.upperBound else { return nil }
+            sharedRows = max(sharedRows.lowerBound, box.minY)...min(sharedRows.upperBound, box.maxY)
+            (top, bottom) = (min(top, box.minY), max(bottom, box.maxY))
+            undisplaced.append(index)
         }
-        guard strong.count == 1, let index = strong.first else { return nil }
+        guard let index = undisplaced.first(where: { index in
+            let box = clusters[index].boundingBox
+            return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
+                && putsDownInk(box, reference, actual, rule: rule) && hasUnchangedNeighbours(box, reference, actual, rule: rule)
+        }) else { return nil }
+        if undisplaced.count > 1 {
+            let line = top...bottom
+            guard strongRows.allSatisfy(line.overlaps), hasUnchangedLinesAround(line, reference, actual, rule: rule) else { return nil }
+        }
         var cluster = clusters[index]
-        let box = cluster.boundingBox
-        guard cluster.maxDeltaE >= highContrast(rule), box.maxX - box.minX < largestSide, box.maxY - box.minY < largestSide,
-            !isDisplaced(cluster, reference, actual, rule: rule),
-            hasUnchangedNeighbours(box, reference, actual, rule: rule)
-        else { return nil }
         cluster.fails = true
         cluster.isolated = true
         return (cluster, members[index])
+    }
+
+    /// Whether some pixel of `box` that differs by ``highContrast(_:)`` differs by at least half
+    /// the contrast around it: the ΔE94 between the channel minima and maxima of its 3 × 3
+    /// neighbourhood in both images. Ink put down or taken away takes a pixel from the ground
+    /// to the ink, most of the way across that contrast; a rasterizer's other coverage of a
+    /// curve's edge (a circle drawn a little larger) moves its pixels part of the way.
+    static func putsDownInk(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+        let (width, height) = (reference.width, reference.height)
+        guard box.minX >= 0, box.minY >= 0, box.maxX < width, box.maxY < height else { return false }
+        var labCache = LabCache()
+        return reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
+                for y in box.minY...box.maxY {
+                    for x in box.minX...box.maxX {
+                        let change = PixelDelta.deltaE(a, b, (y * width + x) * 4, formula: .cie94)
+                        guard change >= highContrast(rule) else { continue }
+                        var low: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255), high: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
+                        for row in max(y - 1, 0)...min(y + 1, height - 1) {
+                            for column in max(x - 1, 0)...min(x + 1, width - 1) {
+                                for image in [a, b] {
+                                    let c = PixelDelta.rgbOverWhite(image, (row * width + column) * 4)
+                                    low = (min(low.r, c.r), min(low.g, c.g), min(low.b, c.b))
+                                    high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
+                                }
+                            }
+                        }
+                        if 2 * change >= labCache.cie94(low, high) { return true }
+                    }
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether a displacement is searched over `box`: its sides are under ``largestSide``.
+    static func fitsSearch(_ box: PixelRect) -> Bool {
+        box.maxX - box.minX < largestSide && box.maxY - box.minY < largestSide
     }
 
     /// The longest side of a box searched, in pixels: a line of words. A displacement is tried
@@ -91,29 +147,54 @@ enum IsolatedChange {
     /// neighbour differs from it by the rule's strong contrast; it is the same when the other
     /// image's pixel is within the noise threshold.
     static func hasUnchangedNeighbours(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
-        let width = reference.width
-        let height = box.maxY - box.minY + 1, last = width - 2
-        guard last >= 0 else { return false }
+        let height = box.maxY - box.minY + 1
         let inside = (box.minX - height / 2)...(box.maxX + height / 2)
+        let edges = edgeCounts(rows: box.minY...box.maxY, reference, actual, rule: rule) { x, _ in inside.contains(x) }
+        return edges.unchangedElsewhere > 0 && 2 * edges.unchangedElsewhere >= edges.own
+    }
+
+    /// Whether the page off the rows `line` (and a line's height above and below it) holds edges
+    /// the two images draw the same, at least half as many as the line has, and at least half of
+    /// its edges there: when several places on the line differ beyond any displacement (a word
+    /// changed and the words after it set again further along), the text beside them on the line
+    /// shows nothing, and the other lines of the page show that the renderer did not change. A
+    /// label alone in its image, every glyph of it drawn by another renderer, has no such lines,
+    /// and a page another renderer drew has them redrawn.
+    static func hasUnchangedLinesAround(_ line: ClosedRange<Int>, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+        let band = (line.lowerBound - line.count)...(line.upperBound + line.count)
+        let edges = edgeCounts(rows: 0...(reference.height - 1), reference, actual, rule: rule) { _, y in band.contains(y) }
+        return edges.unchangedElsewhere > 0 && 2 * edges.unchangedElsewhere >= edges.own
+            && 2 * edges.unchangedElsewhere >= edges.elsewhere
+    }
+
+    /// The reference's edges on `rows` (see ``hasUnchangedNeighbours``): how many lie where
+    /// `isOwn` holds, how many elsewhere, and how many of those the actual image draws the same.
+    static func edgeCounts(
+        rows: ClosedRange<Int>, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, isOwn: (Int, Int) -> Bool
+    ) -> (own: Int, elsewhere: Int, unchangedElsewhere: Int) {
+        let width = reference.width, last = width - 2
+        let (top, bottom) = (max(rows.lowerBound, 0), min(rows.upperBound, reference.height - 1))
+        guard last >= 0, top <= bottom else { return (0, 0, 0) }
         return reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return false }
-                var own = 0, unchanged = 0
-                for y in box.minY...box.maxY {
+                guard let a = a.baseAddress, let b = b.baseAddress else { return (0, 0, 0) }
+                var own = 0, elsewhere = 0, unchanged = 0
+                for y in top...bottom {
                     for x in 0...last {
                         let offset = (y * width + x) * 4
                         guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
                             != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self),
                             PixelDelta.deltaE(a, a + 4, offset, formula: .cie94) >= rule.strongDeltaE
                         else { continue }
-                        if inside.contains(x) {
+                        if isOwn(x, y) {
                             own += 1
-                        } else if PixelDelta.deltaE(a, b, offset, formula: .cie94) < rule.noiseDeltaE {
-                            unchanged += 1
+                            continue
                         }
+                        elsewhere += 1
+                        if PixelDelta.deltaE(a, b, offset, formula: .cie94) < rule.noiseDeltaE { unchanged += 1 }
                     }
                 }
-                return unchanged > 0 && 2 * unchanged >= own
+                return (own, elsewhere, unchanged)
             }
         }
     }
