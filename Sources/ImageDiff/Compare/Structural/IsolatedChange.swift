@@ -24,26 +24,39 @@ enum IsolatedChange {
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (cluster: DifferenceCluster, members: [Int])? {
         let (clusters, members) = StructuralComparison.clusters(of: marked, reference, actual, rule: rule, bands: bands)
-        var undisplaced: [Int] = [], strongRows: [ClosedRange<Int>] = []
-        var sharedRows = Int.min...Int.max, (top, bottom) = (Int.max, Int.min)
-        for index in clusters.indices
-        where clusters[index].pixels >= rule.minimumStrongClusterPixels && clusters[index].maxDeltaE >= rule.strongDeltaE {
+        let strong = clusters.indices.filter {
+            clusters[$0].pixels >= rule.minimumStrongClusterPixels && clusters[$0].maxDeltaE >= rule.strongDeltaE
+        }
+        // The tests of the change itself first: they are cheaper than a displacement search.
+        let possible = strong.filter { index in
             let box = clusters[index].boundingBox
-            strongRows.append(box.minY...box.maxY)
+            return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
+                && putsDownInk(box, reference, actual, rule: rule) && hasUnchangedNeighbours(box, reference, actual, rule: rule)
+        }
+        guard !possible.isEmpty else { return nil }
+        var undisplaced: [Int] = []
+        var sharedRows = Int.min...Int.max, (top, bottom) = (Int.max, Int.min)
+        // The change first, then the quickest searches: one place off its line that no
+        // displacement explains ends the search.
+        func searchArea(_ index: Int) -> Int {
+            let box = clusters[index].boundingBox
+            return fitsSearch(box) ? (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) : 0
+        }
+        let others = strong.filter { !possible.contains($0) }.sorted { searchArea($0) < searchArea($1) }
+        for index in possible + others {
+            let box = clusters[index].boundingBox
             guard !(fitsSearch(box) && isDisplaced(clusters[index], reference, actual, rule: rule)) else { continue }
             guard sharedRows.lowerBound <= box.maxY, box.minY <= sharedRows.upperBound else { return nil }
             sharedRows = max(sharedRows.lowerBound, box.minY)...min(sharedRows.upperBound, box.maxY)
             (top, bottom) = (min(top, box.minY), max(bottom, box.maxY))
             undisplaced.append(index)
         }
-        guard let index = undisplaced.first(where: { index in
-            let box = clusters[index].boundingBox
-            return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
-                && putsDownInk(box, reference, actual, rule: rule) && hasUnchangedNeighbours(box, reference, actual, rule: rule)
-        }) else { return nil }
+        guard let index = undisplaced.first(where: possible.contains) else { return nil }
         if undisplaced.count > 1 {
             let line = top...bottom
-            guard strongRows.allSatisfy(line.overlaps), hasUnchangedLinesAround(line, reference, actual, rule: rule) else { return nil }
+            guard strong.allSatisfy({ line.overlaps(clusters[$0].boundingBox.minY...clusters[$0].boundingBox.maxY) }),
+                hasUnchangedLinesAround(line, reference, actual, rule: rule)
+            else { return nil }
         }
         var cluster = clusters[index]
         cluster.fails = true
@@ -106,14 +119,15 @@ enum IsolatedChange {
     /// neighbours). A curve another rasterizer drew leaves a few pixels of its edge so, a
     /// changed glyph a good part of its strokes.
     static func isDisplaced(_ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
-        let left = unexplainedAfterBestDisplacement(cluster.boundingBox, reference, actual, rule: rule)
-        return left < rule.minimumStrongClusterPixels || left * 4 < cluster.pixels
+        let enough = max(rule.minimumStrongClusterPixels, (cluster.pixels + 3) / 4)
+        return unexplainedAfterBestDisplacement(cluster.boundingBox, reference, actual, rule: rule, below: enough) < enough
     }
 
     /// The fewest pixels of `box` and ``margin`` around it that any displacement of up to the
-    /// rule's shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``).
+    /// rule's shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``); with
+    /// `below`, `below` when none leaves fewer, and otherwise the first count under it.
     static func unexplainedAfterBestDisplacement(
-        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule
+        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, below limit: Int = .max
     ) -> Int {
         let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
         let window = DisplacementWindow(around: box, margin: margin, padding: radius, reference, actual)
@@ -124,10 +138,10 @@ enum IsolatedChange {
         for dy in -steps...steps { for dx in -steps...steps { displacements.append((dx, dy)) } }
         func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
         displacements.sort { distance($0) < distance($1) }
-        var fewest = Int.max
+        var fewest = limit
         for (dx, dy) in displacements {
             fewest = min(fewest, window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache))
-            if fewest == 0 { return 0 }
+            if fewest == 0 || (limit < .max && fewest < limit) { return fewest }
         }
         return fewest
     }
