@@ -106,6 +106,11 @@ leaderboard, playlist, usage) and seventeen more changes, written after the nint
 and three rules changed on the earlier sets, and committed before any mode was run on them
 (Fixtures/render-blind10 is `--blind10 --out Fixtures/render-blind10`).
 
+With --blind11 it writes an eleventh blind set the same way: five more pages (alerts, wallet,
+metrics, inventory, itinerary) and seventeen more changes, written after the tenth had been
+measured and the isolated-change rule changed on the earlier sets, and committed before any mode
+was run on them (Fixtures/render-blind11 is `--blind11 --out Fixtures/render-blind11`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -119,6 +124,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind8 --out DIR
        scripts/make-render-corpus.py --blind9 --out DIR
        scripts/make-render-corpus.py --blind10 --out DIR
+       scripts/make-render-corpus.py --blind11 --out DIR
 """
 import argparse
 import os
@@ -2271,6 +2277,125 @@ BLIND10_CHANGES = [
     ("usage", "moved-2px", "<span>Upgrade</span>", '<span style="margin-right:2px">Upgrade</span>', "swiftshader"),
 ]
 
+BLIND11_PAGES = {
+    "alerts": """
+<style>
+.al { margin: 8px 12px; font-size: 11px; border: 1px solid #d9dde2; border-radius: 8px; overflow: hidden; }
+.al .hd { display: flex; align-items: center; padding: 6px 10px; background: #f6f7f9; font-weight: bold; color: #1c2530; }
+.al .hd em { margin-left: auto; font-style: normal; font-weight: normal; font-size: 9px; color: #7a8594; }
+.it { display: flex; align-items: center; padding: 5px 10px; border-top: 1px solid #eceef1; color: #2d3742; }
+.dot { width: 8px; height: 8px; border-radius: 4px; margin-right: 7px; }
+.dot.crit { background: #e03131; } .dot.warn { background: #f59f00; } .dot.ok { background: #37b24d; }
+.it span { flex: 1; }
+.it code { font-size: 9px; color: #5c6774; background: #f1f3f5; border-radius: 3px; padding: 0 3px; margin-right: 6px; }
+.it b { font-weight: normal; font-size: 9px; color: #8b95a1; }
+.ack { margin: 6px 10px; display: inline-block; border: 1px solid #c92a2a; color: #c92a2a; border-radius: 4px; padding: 1px 8px; font-size: 10px; }
+</style>
+<div class="al"><div class="hd">Alerts<em>updated 09:41</em></div>
+<div class="it"><i class="dot crit"></i><span>Snapshot store latency</span><code>p99</code><b id="a1">412 ms</b></div>
+<div class="it"><i class="dot warn"></i><span>ARM runner queue</span><code>queue</code><b>14 jobs</b></div>
+<div class="it"><i class="dot ok"></i><span>Diff workers</span><code>up</code><b>8 of 8</b></div>
+<div class="it"><i class="dot warn"></i><span>Baseline disk</span><code>disk</code><b>81 %</b></div>
+<span class="ack">Acknowledge all</span></div>
+""",
+    "wallet": """
+<style>
+.wl { margin: 8px 12px; font-size: 11px; }
+.card { border-radius: 9px; padding: 9px 11px; color: #fff; background: linear-gradient(120deg, #364fc7, #5f3dc4); }
+.card small { display: block; font-size: 9px; opacity: 0.8; }
+.card strong { display: block; font-size: 17px; margin: 2px 0 5px; }
+.card .no { font-size: 10px; letter-spacing: 1px; }
+.tx { display: flex; padding: 4px 2px; border-bottom: 1px solid #eef0f3; color: #27303a; }
+.tx i { font-style: normal; color: #8993a0; font-size: 9px; margin-left: 5px; }
+.tx span { margin-left: auto; font-variant-numeric: tabular-nums; }
+.tx span.in { color: #2b8a3e; }
+</style>
+<div class="wl"><div class="card"><small>Available balance</small><strong id="bal">&euro; 2,418.60</strong><span class="no">&bull;&bull;&bull;&bull; 4821</span></div>
+<div class="tx">Grocer<i>Mon</i><span>&minus;36.20</span></div>
+<div class="tx">Salary<i>Fri</i><span class="in">+2,950.00</span></div>
+<div class="tx">Transit pass<i>Thu</i><span>&minus;49.00</span></div>
+<div class="tx">Bookshop<i>Tue</i><span>&minus;18.75</span></div></div>
+""",
+    "metrics": """
+<style>
+.mx { margin: 8px 12px; display: grid; grid-template-columns: 1fr 1fr; gap: 6px; font-size: 10px; }
+.tile { border: 1px solid #dee2e6; border-radius: 7px; padding: 6px 8px; color: #495057; }
+.tile b { display: block; font-size: 16px; color: #212529; margin: 1px 0; }
+.tile .up { color: #2f9e44; } .tile .down { color: #e03131; }
+.spark { height: 14px; display: flex; align-items: flex-end; gap: 2px; margin-top: 3px; }
+.spark i { display: block; width: 5px; background: #91a7ff; }
+</style>
+<div class="mx">
+<div class="tile">Pairs compared<b>48,210</b><span class="up">+6.2 %</span><div class="spark"><i style="height:5px"></i><i style="height:8px"></i><i style="height:7px"></i><i style="height:11px"></i><i style="height:14px"></i></div></div>
+<div class="tile">Failures<b id="fl">37</b><span class="down">+4</span><div class="spark"><i style="height:9px"></i><i style="height:6px"></i><i style="height:4px"></i><i style="height:7px"></i><i style="height:10px"></i></div></div>
+<div class="tile">Median time<b>41 ms</b><span class="up">&minus;3 ms</span></div>
+<div class="tile">Flaky pairs<b>2</b><span class="up">&minus;1</span></div>
+</div>
+""",
+    "inventory": """
+<style>
+.iv { margin: 8px 12px; font-size: 10px; border-collapse: collapse; width: 336px; color: #2f3640; }
+.iv th { text-align: left; font-size: 9px; color: #7d8793; font-weight: normal; padding: 3px 5px; border-bottom: 1px solid #d5dae0; }
+.iv td { padding: 4px 5px; border-bottom: 1px solid #eef0f2; }
+.iv td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.st { display: inline-block; width: 6px; height: 6px; border-radius: 3px; margin-right: 4px; background: #40c057; }
+.st.low { background: #fab005; } .st.out { background: #fa5252; }
+.sku { color: #868e96; font-size: 9px; }
+</style>
+<table class="iv"><tr><th>Item</th><th>SKU</th><th>Stock</th><th>Status</th></tr>
+<tr><td>Desk lamp</td><td class="sku">DL-204</td><td class="n">128</td><td><i class="st"></i>In stock</td></tr>
+<tr><td>Cable tray</td><td class="sku">CT-031</td><td class="n" id="s2">12</td><td><i class="st low"></i>Low</td></tr>
+<tr><td>Monitor arm</td><td class="sku">MA-550</td><td class="n">0</td><td><i class="st out"></i>Out</td></tr>
+<tr><td>Footrest</td><td class="sku">FR-118</td><td class="n">64</td><td><i class="st"></i>In stock</td></tr>
+<tr><td>Headset hook</td><td class="sku">HH-009</td><td class="n">230</td><td><i class="st"></i>In stock</td></tr></table>
+""",
+    "itinerary": """
+<style>
+.ti { margin: 8px 12px; font-size: 11px; color: #2a323c; }
+.ti h4 { margin: 0 0 5px; font-size: 12px; color: #141a21; }
+.stop { display: flex; position: relative; padding: 0 0 7px 16px; }
+.stop::before { content: ""; position: absolute; left: 3px; top: 3px; width: 7px; height: 7px; border-radius: 4px;
+                border: 1px solid #1c7ed6; background: #fff; }
+.stop.done::before { background: #1c7ed6; }
+.stop::after { content: ""; position: absolute; left: 7px; top: 12px; bottom: 0; border-left: 1px solid #c5d4e3; }
+.stop:last-child::after { display: none; }
+.stop time { width: 38px; color: #6b7684; font-variant-numeric: tabular-nums; }
+.stop small { display: block; font-size: 9px; color: #8a95a3; }
+</style>
+<div class="ti"><h4>Tuesday, Lisbon</h4>
+<div class="stop done"><time>08:10</time><div>Check out of hotel<small>Rua Augusta 41</small></div></div>
+<div class="stop done"><time>09:30</time><div>Tram 28 to Gra&ccedil;a<small>Stop: Largo da Gra&ccedil;a</small></div></div>
+<div class="stop"><time id="t3">12:45</time><div>Lunch at Tasca do Chico<small>Table for two</small></div></div>
+<div class="stop"><time>16:20</time><div>Train to Sintra<small>Platform 4</small></div></div></div>
+""",
+}
+
+BLIND11_CHANGES = [
+    ("alerts", "word", '<b id="a1">412 ms</b>', '<b id="a1">418 ms</b>', "hinting-full"),
+    ("alerts", "text-colour", ".it code { font-size: 9px; color: #5c6774;", ".it code { font-size: 9px; color: #4c5764;",
+     "no-subpixel-pos"),
+    ("alerts", "icon-removed", '<i class="dot ok"></i>', '<i class="dot ok" style="visibility:hidden"></i>', "lcd-text"),
+    ("alerts", "border-removed", ".ack { margin: 6px 10px; display: inline-block; border: 1px solid #c92a2a;",
+     ".ack { margin: 6px 10px; display: inline-block; border: 1px solid transparent;", "generic-rgb"),
+    ("wallet", "word", "Transit pass<i>Thu</i>", "Transit pass<i>Wed</i>", "swiftshader"),
+    ("wallet", "button-colour", "background: linear-gradient(120deg, #364fc7, #5f3dc4);",
+     "background: linear-gradient(120deg, #3b5bdb, #5f3dc4);", "jpeg-q95"),
+    ("wallet", "moved-2px", '<div class="tx">Bookshop', '<div class="tx" style="padding-left:4px">Bookshop', "hinting-medium"),
+    ("metrics", "word", '<b id="fl">37</b>', '<b id="fl">31</b>', "other-machine"),
+    ("metrics", "text-colour", ".tile .up { color: #2f9e44; }", ".tile .up { color: #37b24d; }", "display-p3"),
+    ("metrics", "letter-spacing", "Median time<b>", '<span style="letter-spacing:0.3px">Median time</span><b>', "hinting-none"),
+    ("metrics", "icon-removed", '<i style="height:14px"></i>', '<i style="height:14px;visibility:hidden"></i>', "jpeg-q90"),
+    ("inventory", "word", '<td class="n" id="s2">12</td>', '<td class="n" id="s2">17</td>', "lcd-text"),
+    ("inventory", "text-colour", ".sku { color: #868e96;", ".sku { color: #767e86;", "hinting-medium"),
+    ("inventory", "moved-2px", "<td>Footrest</td>", '<td style="padding-left:7px">Footrest</td>', "no-subpixel-pos"),
+    ("itinerary", "word", '<time id="t3">12:45</time>', '<time id="t3">12:15</time>', "hinting-none"),
+    ("itinerary", "border-removed", 'bottom: 0; border-left: 1px solid #c5d4e3; }',
+     'bottom: 0; border-left: 1px solid transparent; }',
+     "swiftshader"),
+    ("itinerary", "letter-spacing", "<h4>Tuesday, Lisbon</h4>", '<h4 style="letter-spacing:0.3px">Tuesday, Lisbon</h4>',
+     "other-machine"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2388,20 +2513,20 @@ def main():
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
-                 "blind10": (BLIND10_PAGES, BLIND10_CHANGES)}
+                 "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
-                       ("blind10", "the tenth blind set")]:
+                       ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind10 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind11 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2476,6 +2601,8 @@ LATER_BLIND_SETS = {
     "blind10": ("tenth", "the ninth blind set had been measured and three rules changed on the earlier sets (the "
                          "plain-block JPEG signature, wide plain ground among scattered noise, coherent groups a "
                          "pixel's move carries over)"),
+    "blind11": ("eleventh", "the tenth blind set had been measured and the isolated-change rule changed on the earlier "
+                            "sets (moved copies set aside, ink put down)"),
 }
 
 
