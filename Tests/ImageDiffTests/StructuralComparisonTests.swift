@@ -674,6 +674,40 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(compare(reference, actual, options: structural).match)
     }
 
+    /// A card filled by a gradient from `start` to #5f3dc4, across 200 columns of a white page
+    /// (each column one colour, blended in sRGB as browsers blend), under a line of gray text.
+    func gradientCard(start: RGBA) -> RGBAImage {
+        var image = word(ink: 0x33, spacing: 16)
+        var card = RGBAImage(width: 240, height: 70, filledWith: RGBA(255, 255, 255))
+        for y in 0..<image.height { for x in 0..<image.width { card[x, y] = image[x, y] } }
+        let end = RGBA(0x5f, 0x3d, 0xc4)
+        for x in 20..<220 {
+            let t = Double(x - 20) / 199
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - t) + Double(b) * t).rounded()) }
+            for y in 30..<66 { card[x, y] = RGBA(mix(start.r, end.r), mix(start.g, end.g), mix(start.b, end.b)) }
+        }
+        image = card
+        return image
+    }
+
+    /// A gradient given another start colour moves many solid colours together, as a display
+    /// profile would, but all of them lie on one line in linear light, which any matrix maps:
+    /// no drift is explained away, and the pair fails. The colours a profile moved on the button
+    /// page do not lie so.
+    func testAGradientGivenAnotherEndIsNoDisplayProfile() {
+        let reference = gradientCard(start: RGBA(0x36, 0x4f, 0xc7)), actual = gradientCard(start: RGBA(0x3b, 0x5b, 0xdb))
+        XCTAssertFalse(compare(reference, actual, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 3))).match)
+        XCTAssertNil(ColourDrift(reference, actual, noiseDeltaE: 2.3))
+        XCTAssertFalse(compare(reference, actual, options: structural).match)
+        var labCache = LabCache()
+        let gradient = (ColourDrift.solidColours(reference, actual) ?? []).filter { $0.reference != $0.actual }.map(\.reference)
+        XCTAssertGreaterThan(gradient.count, 20)
+        XCTAssertTrue(ColourDrift.lieOnOneLine(gradient, noiseDeltaE: 2.3, &labCache))
+        let page = (ColourDrift.solidColours(buttonPage(), throughGamma18(buttonPage())) ?? []).filter { $0.reference != $0.actual }
+            .map(\.reference)
+        XCTAssertFalse(ColourDrift.lieOnOneLine(page, noiseDeltaE: 2.3, &labCache))
+    }
+
     /// Four lines of three blocky words (glyphs as in ``page``). `moves[line][word]` shifts a
     /// word right; with `redrawn`, every glyph is drawn half a pixel further right as well (a
     /// blend with its left neighbour), as another hinting draws it; `glyphs` replaces one word's

@@ -113,14 +113,14 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(try imgdiff(reference, actual, "--config", path).status, 1, file: file, line: line)
     }
 
-    /// A stats card's 1,284 made 1,294, on a page whose new side sets its text at whole pixels:
-    /// among the glyphs set again, the structural mode takes the changed digit's pixels for
-    /// anti-aliased edges and passes it by default, and fails it with `--count-antialiased`.
-    /// (A digit changed in a dialog's title, and then a calendar's event dot moved 2 px, this
-    /// test's pairs before, now fail by default as isolated changes.)
+    /// A word of an article changed, on a page whose new side other hinting redrew: among the
+    /// glyphs drawn again, the structural mode takes the changed word's pixels for anti-aliased
+    /// edges and passes it by default, and fails it with `--count-antialiased`. (A digit changed
+    /// in a dialog's title, a calendar's event dot moved 2 px, and a stats card's digit changed
+    /// under glyphs set at whole pixels, this test's pairs before, now fail by default.)
     func testAntialiasedPixelsCanBeCounted() throws {
         try assertStructuralFlagFails(
-            "render-blind3/changes/stats--word+no-subpixel-pos.png", flag: "--count-antialiased",
+            "render/changes/article--word+hinting-full.png", flag: "--count-antialiased",
             setting: #""countAntialiased": true"#)
     }
 

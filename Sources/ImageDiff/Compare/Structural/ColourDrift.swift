@@ -99,12 +99,44 @@ struct ColourDrift {
         }
         let found = standard ?? (
             moved.count >= Self.minimumMovedColours && moved.contains(where: { $0.distance > noiseDeltaE })
+                && !Self.lieOnOneLine(moved.map(\.solid.reference), noiseDeltaE: noiseDeltaE, &labCache)
                 ? ToneCurve.candidates.lazy.map { curve in (matrix: Self.fit(solids, curve: curve), curve: curve) }
                     .first(where: explainsEverySolid)
                 : nil)
         guard let best = found else { return nil }
         matrix = best.matrix
         curve = best.curve
+    }
+
+    /// Whether every one of `colours` lies within `noiseDeltaE` of the line between the two of
+    /// them farthest apart, in linear light or in sRGB's code values (where browsers blend a
+    /// gradient): the colours of one gradient, or of two colours and their blends. A matrix maps
+    /// the points of such a line about wherever it maps its ends, so that they moved together
+    /// says nothing of colour management: a gradient given another end colour moves so.
+    static func lieOnOneLine(_ colours: [(r: UInt8, g: UInt8, b: UInt8)], noiseDeltaE: Double, _ labCache: inout LabCache) -> Bool {
+        let linear = colours.map { SIMD3(SRGB.linear[Int($0.r)], SRGB.linear[Int($0.g)], SRGB.linear[Int($0.b)]) }
+        let coded = colours.map { SIMD3(Double($0.r), Double($0.g), Double($0.b)) / 255 }
+        return liesOnOneLine(colours, at: linear, encoded: { ToneCurve.sRGB.encoded($0) }, noiseDeltaE: noiseDeltaE, &labCache)
+            || liesOnOneLine(colours, at: coded, encoded: { UInt8(min(max(($0 * 255).rounded(), 0), 255)) }, noiseDeltaE: noiseDeltaE, &labCache)
+    }
+
+    /// ``lieOnOneLine(_:noiseDeltaE:_:)`` in one space: `points` are the colours there, and
+    /// `encoded` takes a coordinate back to a code value.
+    private static func liesOnOneLine(
+        _ colours: [(r: UInt8, g: UInt8, b: UInt8)], at points: [SIMD3<Double>], encoded: (Double) -> UInt8, noiseDeltaE: Double,
+        _ labCache: inout LabCache
+    ) -> Bool {
+        func farthest(from point: SIMD3<Double>) -> SIMD3<Double> {
+            points.max { (($0 - point) * ($0 - point)).sum() < (($1 - point) * ($1 - point)).sum() } ?? point
+        }
+        guard let first = points.first else { return true }
+        let start = farthest(from: first), end = farthest(from: start)
+        let direction = end - start, length = (direction * direction).sum()
+        return zip(colours, points).allSatisfy { colour, point in
+            let along = length > 0 ? min(max(((point - start) * direction).sum() / length, 0), 1) : 0
+            let nearest = start + along * direction
+            return labCache.cie94(colour, (encoded(nearest.x), encoded(nearest.y), encoded(nearest.z))) <= noiseDeltaE
+        }
     }
 
     /// sRGB content converted for the usual display profiles, from linear sRGB (D65) to each
