@@ -20,7 +20,9 @@ import RealModule
 /// as they are, so their slight moves are other noise). Otherwise, when a solid
 /// colour moved beyond the noise threshold and at least ``minimumMovedColours`` moved, the
 /// matrix is fitted: a matrix maps any two colours anywhere, but three or more only if they
-/// moved together, and a changed element is a colour that did not move with the rest. No change
+/// moved together, and a changed element is a colour that did not move with the rest. Colours
+/// that all lie on one line do not count as three (``lieOnOneLine(_:noiseDeltaE:_:)``): a
+/// gradient given another end colour moves its every colour, and a matrix follows. No change
 /// of one or two colours matches a standard conversion by chance, and jitter, which no profile
 /// explains, is brought no closer by one. Then the reference is drawn through that conversion
 /// before the structural comparison, which judges what the drift does not explain. A pair with
@@ -108,34 +110,39 @@ struct ColourDrift {
         curve = best.curve
     }
 
-    /// Whether every one of `colours` lies within `noiseDeltaE` of the line between the two of
-    /// them farthest apart, in linear light or in sRGB's code values (where browsers blend a
-    /// gradient): the colours of one gradient, or of two colours and their blends. A matrix maps
-    /// the points of such a line about wherever it maps its ends, so that they moved together
-    /// says nothing of colour management: a gradient given another end colour moves so.
+    /// Whether every one of `colours` lies within `noiseDeltaE` of one line, in linear light or
+    /// in sRGB's code values (where browsers blend a gradient), through two of them far apart
+    /// (the farthest from the first colour, and the farthest from that): the colours of one
+    /// gradient, or of two colours and their blends. A matrix maps a line in linear light
+    /// wherever it maps its ends, and a short one in code values nearly so, so that such colours
+    /// moved together says little of colour management: a gradient given another end colour
+    /// moves so. A line whose two ends are near-gray is not taken for a gradient: another tone
+    /// curve moves the grays so, along the gray axis.
     static func lieOnOneLine(_ colours: [(r: UInt8, g: UInt8, b: UInt8)], noiseDeltaE: Double, _ labCache: inout LabCache) -> Bool {
-        let linear = colours.map { SIMD3(SRGB.linear[Int($0.r)], SRGB.linear[Int($0.g)], SRGB.linear[Int($0.b)]) }
-        let coded = colours.map { SIMD3(Double($0.r), Double($0.g), Double($0.b)) / 255 }
-        return liesOnOneLine(colours, at: linear, encoded: { ToneCurve.sRGB.encoded($0) }, noiseDeltaE: noiseDeltaE, &labCache)
-            || liesOnOneLine(colours, at: coded, encoded: { UInt8(min(max(($0 * 255).rounded(), 0), 255)) }, noiseDeltaE: noiseDeltaE, &labCache)
+        [ToneCurve.sRGB, .power(1)].contains { curve in
+            lieOnOneLine(colours, in: curve, noiseDeltaE: noiseDeltaE, &labCache)
+        }
     }
 
-    /// ``lieOnOneLine(_:noiseDeltaE:_:)`` in one space: `points` are the colours there, and
-    /// `encoded` takes a coordinate back to a code value.
-    private static func liesOnOneLine(
-        _ colours: [(r: UInt8, g: UInt8, b: UInt8)], at points: [SIMD3<Double>], encoded: (Double) -> UInt8, noiseDeltaE: Double,
-        _ labCache: inout LabCache
+    /// ``lieOnOneLine(_:noiseDeltaE:_:)`` in the space `curve` decodes code values to; false
+    /// when the line's ends are both near-gray.
+    private static func lieOnOneLine(
+        _ colours: [(r: UInt8, g: UInt8, b: UInt8)], in curve: ToneCurve, noiseDeltaE: Double, _ labCache: inout LabCache
     ) -> Bool {
-        func farthest(from point: SIMD3<Double>) -> SIMD3<Double> {
-            points.max { (($0 - point) * ($0 - point)).sum() < (($1 - point) * ($1 - point)).sum() } ?? point
+        let points = colours.map { SIMD3(curve.linear($0.r), curve.linear($0.g), curve.linear($0.b)) }
+        func farthest(from point: SIMD3<Double>) -> Int? {
+            points.indices.max { ((points[$0] - point) * (points[$0] - point)).sum() < ((points[$1] - point) * (points[$1] - point)).sum() }
         }
-        guard let first = points.first else { return true }
-        let start = farthest(from: first), end = farthest(from: start)
+        guard let first = points.first, let startIndex = farthest(from: first), let endIndex = farthest(from: points[startIndex])
+        else { return true }
+        func isNearGray(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> Bool { SubpixelText.isNearGray(SIMD3(Int(c.r), Int(c.g), Int(c.b))) }
+        if isNearGray(colours[startIndex]), isNearGray(colours[endIndex]) { return false }
+        let (start, end) = (points[startIndex], points[endIndex])
         let direction = end - start, length = (direction * direction).sum()
         return zip(colours, points).allSatisfy { colour, point in
             let along = length > 0 ? min(max(((point - start) * direction).sum() / length, 0), 1) : 0
             let nearest = start + along * direction
-            return labCache.cie94(colour, (encoded(nearest.x), encoded(nearest.y), encoded(nearest.z))) <= noiseDeltaE
+            return labCache.cie94(colour, (curve.encoded(nearest.x), curve.encoded(nearest.y), curve.encoded(nearest.z))) <= noiseDeltaE
         }
     }
 

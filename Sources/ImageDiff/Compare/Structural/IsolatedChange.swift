@@ -19,7 +19,12 @@
 enum IsolatedChange {
     /// The isolated change among the candidates `marked` (before anti-aliasing and shifts
     /// explain any), as a failing cluster with its pixels (indices, row-major); nil when there
-    /// is none.
+    /// is none. Of the strong clusters (`minimumStrongClusterPixels` reaching `strongDeltaE`),
+    /// those a displacement explains (``isDisplaced``) are set aside; the rest must share a row,
+    /// and the first of them that reaches ``highContrast(_:)``, puts down ink
+    /// (``putsDownInk(_:_:_:rule:)``) and has unchanged neighbours on its rows is the change.
+    /// When more than one is left, every strong cluster must lie on the rows they span, and the
+    /// rest of the page must be drawn the same (``hasUnchangedLinesAround(_:_:_:rule:)``).
     static func find(
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (cluster: DifferenceCluster, members: [Int])? {
@@ -31,7 +36,8 @@ enum IsolatedChange {
         let possible = strong.filter { index in
             let box = clusters[index].boundingBox
             return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
-                && putsDownInk(box, reference, actual, rule: rule) && hasUnchangedNeighbours(box, reference, actual, rule: rule)
+                && putsDownInk(members[index], reference, actual, rule: rule)
+                && hasUnchangedNeighbours(box, reference, actual, rule: rule)
         }
         guard !possible.isEmpty else { return nil }
         var undisplaced: [Int] = []
@@ -64,34 +70,36 @@ enum IsolatedChange {
         return (cluster, members[index])
     }
 
-    /// Whether some pixel of `box` that differs by ``highContrast(_:)`` differs by at least half
-    /// the contrast around it: the ΔE94 between the channel minima and maxima of its 3 × 3
-    /// neighbourhood in both images. Ink put down or taken away takes a pixel from the ground
-    /// to the ink, most of the way across that contrast; a rasterizer's other coverage of a
-    /// curve's edge (a circle drawn a little larger) moves its pixels part of the way.
-    static func putsDownInk(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+    /// Whether some of `pixels` (indices, row-major) that differs by ``highContrast(_:)``
+    /// differs by at least half the contrast around it: the ΔE94 between the channel minima and
+    /// maxima of its 3 × 3 neighbourhood in both images. Ink put down or taken away takes a pixel
+    /// from the ground to the ink, most of the way across that contrast; a rasterizer's other
+    /// coverage of a curve's edge (a circle drawn a little larger) moves its pixels part of the
+    /// way.
+    static func putsDownInk(_ pixels: [Int], _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
         let (width, height) = (reference.width, reference.height)
-        guard box.minX >= 0, box.minY >= 0, box.maxX < width, box.maxY < height else { return false }
+        guard actual.width == width, actual.height == height else { return false }
         var labCache = LabCache()
         return reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return false }
-                for y in box.minY...box.maxY {
-                    for x in box.minX...box.maxX {
-                        let change = PixelDelta.deltaE(a, b, (y * width + x) * 4, formula: .cie94)
-                        guard change >= highContrast(rule) else { continue }
-                        var low: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255), high: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
-                        for row in max(y - 1, 0)...min(y + 1, height - 1) {
-                            for column in max(x - 1, 0)...min(x + 1, width - 1) {
-                                for image in [a, b] {
-                                    let c = PixelDelta.rgbOverWhite(image, (row * width + column) * 4)
-                                    low = (min(low.r, c.r), min(low.g, c.g), min(low.b, c.b))
-                                    high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
-                                }
-                            }
-                        }
-                        if 2 * change >= labCache.cie94(low, high) { return true }
+                for index in pixels where index >= 0 && index < width * height {
+                    let change = labCache.cie94(PixelDelta.rgbOverWhite(a, index * 4), PixelDelta.rgbOverWhite(b, index * 4))
+                    guard change >= highContrast(rule) else { continue }
+                    let (x, y) = (index % width, index / width)
+                    var low: (r: UInt8, g: UInt8, b: UInt8) = (255, 255, 255), high: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
+                    func widen(_ c: (r: UInt8, g: UInt8, b: UInt8)) {
+                        low = (min(low.r, c.r), min(low.g, c.g), min(low.b, c.b))
+                        high = (max(high.r, c.r), max(high.g, c.g), max(high.b, c.b))
                     }
+                    for row in max(y - 1, 0)...min(y + 1, height - 1) {
+                        for column in max(x - 1, 0)...min(x + 1, width - 1) {
+                            let offset = (row * width + column) * 4
+                            widen(PixelDelta.rgbOverWhite(a, offset))
+                            widen(PixelDelta.rgbOverWhite(b, offset))
+                        }
+                    }
+                    if 2 * change >= labCache.cie94(low, high) { return true }
                 }
                 return false
             }
@@ -123,17 +131,18 @@ enum IsolatedChange {
         return unexplainedAfterBestDisplacement(cluster.boundingBox, reference, actual, rule: rule, below: enough) < enough
     }
 
-    /// The fewest pixels of `box` and ``margin`` around it that any displacement of up to the
-    /// rule's shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``); with
-    /// `below`, `below` when none leaves fewer, and otherwise the first count under it.
+    /// How many pixels of `box` and ``margin`` around it a displacement of up to the rule's
+    /// shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``): the first
+    /// count under `limit`, trying the nearest displacements first, or `limit` when none leaves
+    /// fewer.
     static func unexplainedAfterBestDisplacement(
-        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, below limit: Int = .max
+        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, below limit: Int
     ) -> Int {
         let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
         let window = DisplacementWindow(around: box, margin: margin, padding: radius, reference, actual)
         var labCache = LabCache()
         let steps = radius * quarterSteps
-        // Nearest first: a small displacement usually explains best, and bounds the rest's count.
+        // Nearest first: a small displacement usually explains, and ends the search.
         var displacements: [(dx: Int, dy: Int)] = []
         for dy in -steps...steps { for dx in -steps...steps { displacements.append((dx, dy)) } }
         func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
@@ -141,7 +150,7 @@ enum IsolatedChange {
         var fewest = limit
         for (dx, dy) in displacements {
             fewest = min(fewest, window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache))
-            if fewest == 0 || (limit < .max && fewest < limit) { return fewest }
+            if fewest < limit { return fewest }
         }
         return fewest
     }
@@ -176,7 +185,7 @@ enum IsolatedChange {
     /// and a page another renderer drew has them redrawn.
     static func hasUnchangedLinesAround(_ line: ClosedRange<Int>, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
         let band = (line.lowerBound - line.count)...(line.upperBound + line.count)
-        let edges = edgeCounts(rows: 0...(reference.height - 1), reference, actual, rule: rule) { _, y in band.contains(y) }
+        let edges = edgeCounts(rows: 0...max(reference.height - 1, 0), reference, actual, rule: rule) { _, y in band.contains(y) }
         return edges.unchangedElsewhere > 0 && 2 * edges.unchangedElsewhere >= edges.own
             && 2 * edges.unchangedElsewhere >= edges.elsewhere
     }

@@ -31,7 +31,8 @@
 ///
 /// A digit or a word changed among text drawn the same fails as an isolated change
 /// (``IsolatedChange``): the per-pixel explanations take most of its pixels, but no single
-/// displacement does, and the text beside it shows that the renderer did not change.
+/// displacement does, the page's other strong differences are moved copies or on its line,
+/// and the text beside it shows that the renderer did not change.
 ///
 /// Render noise moves colour about (anti-aliasing, hinting, sub-pixel text, recompression
 /// spread ink over neighbouring pixels) but keeps the ink: a glyph whose edge darkens lightens
@@ -165,9 +166,10 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// such a mark fails by its ground (see ``StructuralRule/explainsScatteredNoise``): other
     /// hinting sets a glyph's dot, comma or hyphen a pixel or two over, beside its strokes.
     public var onWidePlainGround: Bool = false
-    /// Whether this is an isolated change: the pair's one place of strong difference, which no
-    /// displacement explains, beside text drawn the same (see ``StructuralRule``). Its pixels are
-    /// the candidates before anti-aliasing and shifts explain any.
+    /// Whether this is an isolated change: a place of strong difference that no displacement
+    /// explains, beside text drawn the same, on the one line of the page where such places lie
+    /// (see ``StructuralRule``). Its pixels are the candidates before anti-aliasing and shifts
+    /// explain any.
     public var isolated: Bool = false
 }
 
