@@ -121,25 +121,16 @@ enum IsolatedChange {
 
     /// Whether one displacement of up to the rule's shift radius, in quarter pixels, explains
     /// the cluster but for fewer than `minimumStrongClusterPixels` pixels, or fewer than a
-    /// quarter of its own, over its box and ``margin`` around it: each image's pixel lies within
+    /// quarter of its own, over its box and ``margin`` around it (the displacements tried
+    /// nearest first, each counted no further than that): each image's pixel lies within
     /// `noiseDeltaE` of the colours of the other image at the pixels that displacement takes it
     /// between (as ``StructuralComparison/isNeighbourhoodBlend`` judges a pixel against all its
     /// neighbours). A curve another rasterizer drew leaves a few pixels of its edge so, a
     /// changed glyph a good part of its strokes.
     static func isDisplaced(_ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
         let enough = max(rule.minimumStrongClusterPixels, (cluster.pixels + 3) / 4)
-        return unexplainedAfterBestDisplacement(cluster.boundingBox, reference, actual, rule: rule, below: enough) < enough
-    }
-
-    /// How many pixels of `box` and ``margin`` around it a displacement of up to the rule's
-    /// shift radius, in quarter pixels, leaves unexplained (see ``isDisplaced``): the first
-    /// count under `limit`, trying the nearest displacements first, or `limit` when none leaves
-    /// fewer.
-    static func unexplainedAfterBestDisplacement(
-        _ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, below limit: Int
-    ) -> Int {
         let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
-        let window = DisplacementWindow(around: box, margin: margin, padding: radius, reference, actual)
+        let window = DisplacementWindow(around: cluster.boundingBox, margin: margin, padding: radius, reference, actual)
         var labCache = LabCache()
         let steps = radius * quarterSteps
         // Nearest first: a small displacement usually explains, and ends the search.
@@ -147,12 +138,9 @@ enum IsolatedChange {
         for dy in -steps...steps { for dx in -steps...steps { displacements.append((dx, dy)) } }
         func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
         displacements.sort { distance($0) < distance($1) }
-        var fewest = limit
-        for (dx, dy) in displacements {
-            fewest = min(fewest, window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: fewest, labCache: &labCache))
-            if fewest < limit { return fewest }
+        return displacements.contains { dx, dy in
+            window.unexplained(dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: enough, labCache: &labCache) < enough
         }
-        return fewest
     }
 
     /// Displacement steps per pixel: quarter pixels.
