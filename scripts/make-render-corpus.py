@@ -111,6 +111,11 @@ metrics, inventory, itinerary) and seventeen more changes, written after the ten
 measured and the isolated-change rule changed on the earlier sets, and committed before any mode
 was run on them (Fixtures/render-blind11 is `--blind11 --out Fixtures/render-blind11`).
 
+With --blind12 it writes a twelfth blind set the same way: five more pages (timesheet, shipment,
+podcast, budget, roster) and seventeen more changes, written after the eleventh had been measured
+and two rules changed on it, and committed before any mode was run on them
+(Fixtures/render-blind12 is `--blind12 --out Fixtures/render-blind12`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -125,6 +130,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind9 --out DIR
        scripts/make-render-corpus.py --blind10 --out DIR
        scripts/make-render-corpus.py --blind11 --out DIR
+       scripts/make-render-corpus.py --blind12 --out DIR
 """
 import argparse
 import os
@@ -2396,6 +2402,130 @@ BLIND11_CHANGES = [
      "other-machine"),
 ]
 
+BLIND12_PAGES = {
+    "timesheet": """
+<style>
+.ts { margin: 8px 12px; font-size: 10px; color: #2b333d; }
+.ts h4 { margin: 0 0 4px; font-size: 12px; color: #11181f; }
+.row { display: grid; grid-template-columns: 90px repeat(5, 1fr) 40px; border-bottom: 1px solid #e6e9ed; padding: 3px 0; }
+.row.hd { color: #828c98; font-size: 9px; border-bottom: 1px solid #cfd5dc; }
+.row span { text-align: center; font-variant-numeric: tabular-nums; }
+.row span.off { color: #b9c0c8; }
+.row b { text-align: right; font-weight: bold; }
+.sub { margin-top: 6px; display: inline-block; background: #0b7285; color: #fff; border-radius: 4px; padding: 2px 9px; }
+</style>
+<div class="ts"><h4>Week 48 timesheet</h4>
+<div class="row hd"><i></i><span>Mon</span><span>Tue</span><span>Wed</span><span>Thu</span><span>Fri</span><b>Sum</b></div>
+<div class="row"><i>Snapshot infra</i><span>3.5</span><span>4.0</span><span class="off">0</span><span>2.5</span><span>3.0</span><b id="h1">13.0</b></div>
+<div class="row"><i>Code review</i><span>1.0</span><span>1.5</span><span>2.0</span><span>1.0</span><span>0.5</span><b>6.0</b></div>
+<div class="row"><i>CI runners</i><span>2.0</span><span class="off">0</span><span>4.5</span><span>3.0</span><span>2.5</span><b>12.0</b></div>
+<span class="sub">Submit for approval</span></div>
+""",
+    "shipment": """
+<style>
+.sh { margin: 8px 12px; font-size: 11px; color: #27313b; border: 1px solid #d8dde3; border-radius: 8px; padding: 8px 10px; }
+.sh .no { font-size: 9px; color: #7b8692; }
+.sh strong { display: block; font-size: 14px; margin: 2px 0 6px; color: #0f1720; }
+.bar { display: flex; gap: 3px; margin-bottom: 6px; }
+.bar i { flex: 1; height: 4px; border-radius: 2px; background: #dee2e6; }
+.bar i.on { background: #2f9e44; }
+.ev { display: flex; font-size: 10px; padding: 2px 0; color: #44505c; }
+.ev time { width: 46px; color: #8a94a0; font-variant-numeric: tabular-nums; }
+.pin { display: inline-block; width: 7px; height: 7px; border-radius: 50%; background: #e8590c; margin-right: 5px; vertical-align: middle; }
+</style>
+<div class="sh"><span class="no">Parcel JD014 600 218 GB</span><strong id="eta">Arrives Thursday</strong>
+<div class="bar"><i class="on"></i><i class="on"></i><i class="on"></i><i></i></div>
+<div class="ev"><time>07:52</time><span><i class="pin"></i>Out for delivery, Leeds</span></div>
+<div class="ev"><time>02:15</time><span>Arrived at depot</span></div>
+<div class="ev"><time>21:40</time><span>Left sorting centre, Crick</span></div></div>
+""",
+    "podcast": """
+<style>
+.pc { margin: 8px 12px; font-size: 11px; color: #2c2f36; }
+.ep { display: flex; align-items: center; padding: 5px 0; border-bottom: 1px solid #eceef2; }
+.art { width: 26px; height: 26px; border-radius: 5px; margin-right: 8px; background: linear-gradient(135deg, #ae3ec9, #f76707); }
+.ep div { flex: 1; }
+.ep small { display: block; font-size: 9px; color: #868e96; }
+.ep .len { font-size: 9px; color: #5f6772; border: 1px solid #ced4da; border-radius: 9px; padding: 0 6px; }
+.play { display: inline-block; margin-top: 6px; width: 0; height: 0; border-left: 9px solid #5f3dc4;
+        border-top: 6px solid transparent; border-bottom: 6px solid transparent; }
+</style>
+<div class="pc">
+<div class="ep"><i class="art"></i><div>Pixels that lie<small>Episode 41 &middot; Nov 28</small></div><span class="len">38 min</span></div>
+<div class="ep"><i class="art"></i><div>Hinting, explained<small>Episode 40 &middot; Nov 21</small></div><span class="len" id="l2">44 min</span></div>
+<div class="ep"><i class="art"></i><div>Snapshots at scale<small>Episode 39 &middot; Nov 14</small></div><span class="len">51 min</span></div>
+<i class="play"></i></div>
+""",
+    "budget": """
+<style>
+.bd { margin: 8px 12px; font-size: 10px; color: #343a40; }
+.ln { display: flex; align-items: center; margin-bottom: 5px; }
+.ln span { width: 74px; }
+.ln .tr { flex: 1; height: 8px; background: #f1f3f5; border-radius: 4px; overflow: hidden; margin: 0 6px; }
+.ln .tr i { display: block; height: 8px; background: #4c6ef5; }
+.ln .tr i.over { background: #f03e3e; }
+.ln b { width: 48px; text-align: right; font-weight: normal; font-variant-numeric: tabular-nums; }
+.tot { border-top: 1px solid #ced4da; padding-top: 4px; display: flex; font-weight: bold; }
+.tot em { margin-left: auto; font-style: normal; }
+</style>
+<div class="bd">
+<div class="ln"><span>Housing</span><div class="tr"><i style="width:72%"></i></div><b>1,150</b></div>
+<div class="ln"><span>Groceries</span><div class="tr"><i style="width:58%"></i></div><b id="g">412</b></div>
+<div class="ln"><span>Transport</span><div class="tr"><i class="over" style="width:100%"></i></div><b>236</b></div>
+<div class="ln"><span>Leisure</span><div class="tr"><i style="width:31%"></i></div><b>94</b></div>
+<div class="tot">Total spent<em>1,892 of 2,100</em></div></div>
+""",
+    "roster": """
+<style>
+.ro { margin: 8px 12px; font-size: 11px; color: #262d35; }
+.ro h4 { margin: 0 0 5px; font-size: 11px; text-transform: uppercase; letter-spacing: 0.5px; color: #6c7681; }
+.pp { display: flex; align-items: center; padding: 3px 0; }
+.av { width: 20px; height: 20px; border-radius: 10px; margin-right: 7px; color: #fff; font-size: 9px; text-align: center; line-height: 20px; }
+.pp span { flex: 1; }
+.tag { font-size: 9px; border-radius: 3px; padding: 0 4px; background: #e7f5ff; color: #1864ab; }
+.tag.lead { background: #fff4e6; color: #d9480f; }
+.on { width: 6px; height: 6px; border-radius: 3px; background: #40c057; margin-left: 6px; }
+</style>
+<div class="ro"><h4>On call this week</h4>
+<div class="pp"><i class="av" style="background:#1971c2">AK</i><span>Ada Kovacs</span><em class="tag lead">lead</em><i class="on"></i></div>
+<div class="pp"><i class="av" style="background:#2b8a3e">RM</i><span id="p2">Ravi Menon</span><em class="tag">backend</em><i class="on"></i></div>
+<div class="pp"><i class="av" style="background:#862e9c">LS</i><span>Lena Sato</span><em class="tag">mobile</em></div>
+<div class="pp"><i class="av" style="background:#c92a2a">TO</i><span>Tom Okafor</span><em class="tag">infra</em><i class="on"></i></div></div>
+""",
+}
+
+BLIND12_CHANGES = [
+    ("timesheet", "word", '<b id="h1">13.0</b>', '<b id="h1">18.0</b>', "hinting-medium"),
+    ("timesheet", "text-colour", ".row span.off { color: #b9c0c8; }", ".row span.off { color: #a9b0b8; }", "jpeg-q95"),
+    ("timesheet", "button-colour", ".sub { margin-top: 6px; display: inline-block; background: #0b7285;",
+     ".sub { margin-top: 6px; display: inline-block; background: #0c8599;", "no-subpixel-pos"),
+    ("timesheet", "border-removed", ".row.hd { color: #828c98; font-size: 9px; border-bottom: 1px solid #cfd5dc; }",
+     ".row.hd { color: #828c98; font-size: 9px; border-bottom: 1px solid transparent; }", "other-machine"),
+    ("shipment", "word", '<strong id="eta">Arrives Thursday</strong>', '<strong id="eta">Arrives Tuesday</strong>',
+     "lcd-text"),
+    ("shipment", "icon-removed", '<i class="pin"></i>', '<i class="pin" style="visibility:hidden"></i>', "hinting-full"),
+    ("shipment", "moved-2px", '<div class="ev"><time>02:15</time>', '<div class="ev" style="padding-left:2px"><time>02:15</time>',
+     "display-p3"),
+    ("podcast", "word", '<span class="len" id="l2">44 min</span>', '<span class="len" id="l2">47 min</span>', "hinting-none"),
+    ("podcast", "border-removed", ".ep .len { font-size: 9px; color: #5f6772; border: 1px solid #ced4da;",
+     ".ep .len { font-size: 9px; color: #5f6772; border: 1px solid transparent;", "jpeg-q90"),
+    ("podcast", "letter-spacing", "Snapshots at scale<small>", '<span style="letter-spacing:0.3px">Snapshots at scale</span><small>',
+     "swiftshader"),
+    ("budget", "word", '<b id="g">412</b>', '<b id="g">419</b>', "other-machine"),
+    ("budget", "text-colour", ".tot { border-top: 1px solid #ced4da; padding-top: 4px; display: flex; font-weight: bold; }",
+     ".tot { border-top: 1px solid #ced4da; padding-top: 4px; display: flex; font-weight: bold; color: #495057; }",
+     "hinting-full"),
+    ("budget", "moved-2px", '<div class="ln"><span>Leisure</span>', '<div class="ln" style="margin-left:2px"><span>Leisure</span>',
+     "generic-rgb"),
+    ("roster", "word", '<span id="p2">Ravi Menon</span>', '<span id="p2">Ravi Meron</span>', "no-subpixel-pos"),
+    ("roster", "text-colour", ".tag { font-size: 9px; border-radius: 3px; padding: 0 4px; background: #e7f5ff; color: #1864ab; }",
+     ".tag { font-size: 9px; border-radius: 3px; padding: 0 4px; background: #e7f5ff; color: #1c7ed6; }", "lcd-text"),
+    ("roster", "icon-removed", '<em class="tag">infra</em><i class="on"></i>',
+     '<em class="tag">infra</em><i class="on" style="visibility:hidden"></i>', "display-p3"),
+    ("roster", "letter-spacing", "<h4>On call this week</h4>", '<h4 style="letter-spacing:0.8px">On call this week</h4>',
+     "hinting-medium"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2513,20 +2643,22 @@ def main():
                  "blind4": (BLIND4_PAGES, BLIND4_CHANGES), "blind5": (BLIND5_PAGES, BLIND5_CHANGES),
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
-                 "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES)}
+                 "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES),
+                 "blind12": (BLIND12_PAGES, BLIND12_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
                        ("blind4", "the fourth blind set"), ("blind5", "the fifth blind set"),
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
-                       ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set")]:
+                       ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set"),
+                       ("blind12", "the twelfth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind11 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind12 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2603,6 +2735,8 @@ LATER_BLIND_SETS = {
                          "pixel's move carries over)"),
     "blind11": ("eleventh", "the tenth blind set had been measured and the isolated-change rule changed on the earlier "
                             "sets (moved copies set aside, ink put down)"),
+    "blind12": ("twelfth", "the eleventh blind set had been measured and the isolated-change rule and the fitted "
+                           "colour conversion changed on it"),
 }
 
 
