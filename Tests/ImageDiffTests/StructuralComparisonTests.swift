@@ -537,6 +537,69 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(changed.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(changed.clusters ?? [])")
     }
 
+    /// Eight strokes of small text with no solid pixel: each a diagonal one pixel wide, three
+    /// quarters of each row's ink in one pixel and a quarter in the next (as ``coverage``
+    /// grades it), over `ground`, blended in code values.
+    func thinStrokes(ink: RGBA, ground: RGBA = RGBA(231, 245, 255), coverage: (Double) -> Double = { $0 }) -> RGBAImage {
+        var image = RGBAImage(width: 72, height: 20, filledWith: ground)
+        func mix(_ ink: UInt8, _ ground: UInt8, _ share: Double) -> UInt8 {
+            UInt8((Double(ground) + (Double(ink) - Double(ground)) * coverage(share)).rounded())
+        }
+        func blend(_ share: Double) -> RGBA { RGBA(mix(ink.r, ground.r, share), mix(ink.g, ground.g, share), mix(ink.b, ground.b, share)) }
+        for stroke in 0..<8 {
+            for step in 0..<8 {
+                let (x, y) = (4 + stroke * 8 + step, 14 - step)
+                image[x, y] = blend(0.75)
+                image[x + 1, y] = blend(0.25)
+            }
+        }
+        return image
+    }
+
+    /// Small text given another ink (#1864ab to #1c7ed6 on a pale blue chip): every pixel moved
+    /// one way, but no stroke holds a solid pixel to show that its ink moved. Each new pixel is
+    /// off the line through the old ink and the ground, so the change is coherent and fails. The
+    /// same strokes drawn with more coverage (a power of 0.8), which takes the most covered
+    /// pixels past the old ones, stay on that line: render noise.
+    func testSmallTextGivenAnotherInkFails() {
+        let reference = thinStrokes(ink: RGBA(24, 100, 171))
+        let changed = thinStrokes(ink: RGBA(28, 126, 214))
+        let box = PixelRect(minX: 0, minY: 0, maxX: 71, maxY: 19)
+        var labCache = LabCache()
+        XCTAssertFalse(StructuralComparison.movesEndpoint(of: box, reference, changed, rule: StructuralRule(), labCache: &labCache))
+        let result = compare(reference, changed, options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
+
+        let otherCoverage = thinStrokes(ink: RGBA(24, 100, 171)) { pow($0, 0.8) }
+        XCTAssertGreaterThanOrEqual(
+            compare(reference, otherCoverage, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels,
+            StructuralRule().minimumClusterPixels)
+        let noise = compare(reference, otherCoverage, options: structural)
+        XCTAssertTrue(noise.match, "\(noise.clusters ?? [])")
+    }
+
+    /// Blends of two colours lie on their segment in the space they were mixed in, at any
+    /// share; a colour past an end lies on the segment drawn on past it, and one of another hue
+    /// on neither.
+    func testBlendsLieOnTheirColourSegment() {
+        let (ground, ink): (ColourSegment.Colour, ColourSegment.Colour) = ((231, 245, 255), (24, 100, 171))
+        var labCache = LabCache()
+        for curve in ColourSegment.blendingCurves {
+            let segment = ColourSegment(from: ground, to: ink, in: curve)
+            for share in stride(from: 0.0, through: 1.0, by: 0.125) {
+                func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { curve.encoded(curve.linear(a) + (curve.linear(b) - curve.linear(a)) * share) }
+                let blend = (mix(ground.r, ink.r), mix(ground.g, ink.g), mix(ground.b, ink.b))
+                XCTAssertLessThan(segment.distance(to: blend, &labCache), 1, "\(curve) \(share)")
+            }
+            func half(_ a: UInt8, _ b: UInt8) -> UInt8 { curve.encoded((curve.linear(a) + curve.linear(b)) / 2) }
+            let toHalf = ColourSegment(from: ground, to: (half(ground.r, ink.r), half(ground.g, ink.g), half(ground.b, ink.b)), in: curve)
+            XCTAssertGreaterThan(toHalf.distance(to: ink, &labCache), 2.3, "past the end")
+            XCTAssertLessThan(toHalf.distance(to: ink, pastEnd: true, &labCache), 1, "on the line past the end")
+            XCTAssertGreaterThan(segment.distance(to: (28, 126, 214), pastEnd: true, &labCache), 2.3, "another hue")
+        }
+    }
+
     /// A check mark of thin anti-aliased strokes (green on white), each pixel's coverage of a
     /// 1.2-px line sampled 8 × 8.
     func checkMark() -> RGBAImage {

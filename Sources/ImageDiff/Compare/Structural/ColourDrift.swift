@@ -119,7 +119,7 @@ struct ColourDrift {
     /// moves so. A line whose two ends are near-gray is not taken for a gradient: another tone
     /// curve moves the grays so, along the gray axis.
     static func lieOnOneLine(_ colours: [(r: UInt8, g: UInt8, b: UInt8)], noiseDeltaE: Double, _ labCache: inout LabCache) -> Bool {
-        [ToneCurve.sRGB, .power(1)].contains { curve in
+        ColourSegment.blendingCurves.contains { curve in
             lieOnOneLine(colours, in: curve, noiseDeltaE: noiseDeltaE, &labCache)
         }
     }
@@ -137,13 +137,8 @@ struct ColourDrift {
         else { return true }
         func isNearGray(_ c: (r: UInt8, g: UInt8, b: UInt8)) -> Bool { SubpixelText.isNearGray(SIMD3(Int(c.r), Int(c.g), Int(c.b))) }
         if isNearGray(colours[startIndex]), isNearGray(colours[endIndex]) { return false }
-        let (start, end) = (points[startIndex], points[endIndex])
-        let direction = end - start, length = (direction * direction).sum()
-        return zip(colours, points).allSatisfy { colour, point in
-            let along = length > 0 ? min(max(((point - start) * direction).sum() / length, 0), 1) : 0
-            let nearest = start + along * direction
-            return labCache.cie94(colour, (curve.encoded(nearest.x), curve.encoded(nearest.y), curve.encoded(nearest.z))) <= noiseDeltaE
-        }
+        let line = ColourSegment(from: colours[startIndex], to: colours[endIndex], in: curve)
+        return colours.allSatisfy { line.distance(to: $0, &labCache) <= noiseDeltaE }
     }
 
     /// sRGB content converted for the usual display profiles, from linear sRGB (D65) to each

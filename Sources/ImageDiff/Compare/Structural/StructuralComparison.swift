@@ -697,9 +697,8 @@ package enum StructuralComparison {
     ) -> (cluster: DifferenceCluster, pixels: [Int])? {
         let (width, height) = (marked.width, marked.height)
         let change = group.change
-        guard (abs(change.net) >= coherence * change.total && movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache))
-            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache))
-        else { return nil }
+        let oneWay = abs(change.net) >= coherence * change.total
+        guard oneWay || subpixelText else { return nil }
         // The group's tiles in row-major order give its pixels row by row, each row in order.
         let groupTiles = group.tiles.sorted()
         var pixels: [Int] = []
@@ -733,7 +732,11 @@ package enum StructuralComparison {
                 }
             }
         }
-        guard !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache) else { return nil }
+        guard (oneWay && (movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache)
+                || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache)))
+            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache)),
+            !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache)
+        else { return nil }
         return (DifferenceCluster(pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true), pixels)
     }
 
@@ -958,6 +961,74 @@ package enum StructuralComparison {
             }
         }
     }
+
+    /// Whether most of `pixels` (indices, row-major) left the blends of their ink and ground in
+    /// one image for another hue in the other image, either way: the ground is the colour their
+    /// box holds most, a pixel's ink the colour farthest from it within ``inkReach``, and a
+    /// blend lies on the line from the ground through the ink, in linear light or in code
+    /// values (``ColourSegment``), up to the ink or past it. Other coverage, gamma or hinting
+    /// grades a pixel along that line, and in small text, which holds no fully covered pixel,
+    /// more coverage takes it past the most covered one; a new ink colour of another hue takes
+    /// every partly covered pixel off the line, although such text holds no solid stem to show
+    /// that its ink moved. Ink made only lighter or darker stays on the line and is left to
+    /// ``movesEndpoint(of:_:_:rule:labCache:)``.
+    static func changesInkColour(
+        _ pixels: [Int], in box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule,
+        labCache: inout LabCache
+    ) -> Bool {
+        leavesBlends(pixels, in: box, of: reference, for: actual, rule: rule, labCache: &labCache)
+            || leavesBlends(pixels, in: box, of: actual, for: reference, rule: rule, labCache: &labCache)
+    }
+
+    /// ``changesInkColour(_:in:_:_:rule:labCache:)`` one way: whether at least half of
+    /// `pixels` in `other` lie beyond `noiseDeltaE` of the lines through `image`'s ground and
+    /// ink.
+    private static func leavesBlends(
+        _ pixels: [Int], in box: PixelRect, of image: RGBAImage, for other: RGBAImage, rule: StructuralRule,
+        labCache: inout LabCache
+    ) -> Bool {
+        image.pixels.withUnsafeBufferPointer { a in
+            other.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress, !pixels.isEmpty else { return false }
+                let width = image.width
+                var counts: [UInt32: Int] = [:]
+                for y in box.minY...box.maxY {
+                    for x in box.minX...box.maxX {
+                        let c = PixelDelta.rgbOverWhite(a, (y * width + x) * 4)
+                        counts[UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b), default: 0] += 1
+                    }
+                }
+                guard let key = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key
+                else { return false }
+                let ground = (r: UInt8(key >> 16 & 0xFF), g: UInt8(key >> 8 & 0xFF), b: UInt8(key & 0xFF))
+                let (height, reach) = (image.height, inkReach)
+                var left = 0
+                for index in pixels {
+                    let (x, y) = (index % width, index / width)
+                    var (ink, contrast) = (ground, 0.0)
+                    for row in max(y - reach, 0)...min(y + reach, height - 1) {
+                        for column in max(x - reach, 0)...min(x + reach, width - 1) {
+                            let c = PixelDelta.rgbOverWhite(a, (row * width + column) * 4)
+                            let distance = labCache.cie94(ground, c)
+                            if distance > contrast { (ink, contrast) = (c, distance) }
+                        }
+                    }
+                    guard contrast >= rule.strongDeltaE else { continue }
+                    let c = PixelDelta.rgbOverWhite(b, index * 4)
+                    if ColourSegment.blendingCurves.allSatisfy({ curve in
+                        ColourSegment(from: ground, to: ink, in: curve).distance(to: c, pastEnd: true, &labCache) > rule.noiseDeltaE
+                    }) {
+                        left += 1
+                    }
+                }
+                return 2 * left >= pixels.count
+            }
+        }
+    }
+
+    /// How far from a pixel (in rows and columns) its ink is looked for: a glyph's most covered
+    /// pixels lie within a stroke's width of its partly covered ones.
+    static let inkReach = 2
 
     /// Whether the pixel at (`x`, `y`) of `pixels` is solid: within one L* (over white) of both
     /// its neighbours across, or of both its neighbours down, in the image. Anti-aliasing
