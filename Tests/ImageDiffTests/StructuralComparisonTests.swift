@@ -567,6 +567,11 @@ final class StructuralComparisonTests: XCTestCase {
         let box = PixelRect(minX: 0, minY: 0, maxX: 71, maxY: 19)
         var labCache = LabCache()
         XCTAssertFalse(StructuralComparison.movesEndpoint(of: box, reference, changed, rule: StructuralRule(), labCache: &labCache))
+        func differing(_ other: RGBAImage) -> [Int] {
+            (0..<(reference.width * reference.height)).filter { reference.pixels[($0 * 4)..<($0 * 4 + 3)] != other.pixels[($0 * 4)..<($0 * 4 + 3)] }
+        }
+        XCTAssertTrue(StructuralComparison.changesInkColour(
+            differing(changed), in: box, reference, changed, rule: StructuralRule(), labCache: &labCache))
         let result = compare(reference, changed, options: structural)
         XCTAssertFalse(result.match)
         XCTAssertTrue(result.clusters?.contains { $0.coherent && $0.fails } ?? false, "\(result.clusters ?? [])")
@@ -575,6 +580,8 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(
             compare(reference, otherCoverage, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels,
             StructuralRule().minimumClusterPixels)
+        XCTAssertFalse(StructuralComparison.changesInkColour(
+            differing(otherCoverage), in: box, reference, otherCoverage, rule: StructuralRule(), labCache: &labCache))
         let noise = compare(reference, otherCoverage, options: structural)
         XCTAssertTrue(noise.match, "\(noise.clusters ?? [])")
     }

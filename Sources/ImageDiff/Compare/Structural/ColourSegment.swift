@@ -7,8 +7,7 @@ struct ColourSegment {
     let curve: ColourDrift.ToneCurve
     let start: SIMD3<Double>
     let direction: SIMD3<Double>
-    /// The squared length of `direction`.
-    let length: Double
+    let squaredLength: Double
 
     /// The two spaces renderers blend in: linear light (sRGB's curve) and code values (power 1).
     static let blendingCurves: [ColourDrift.ToneCurve] = [.sRGB, .power(1)]
@@ -17,14 +16,14 @@ struct ColourSegment {
         self.curve = curve
         self.start = Self.point(start, curve)
         direction = Self.point(end, curve) - self.start
-        length = (direction * direction).sum()
+        squaredLength = (direction * direction).sum()
     }
 
     /// The colour of the segment nearest `colour` in the curve's space; with `pastEnd`, of the
     /// segment drawn on past its end.
     func nearest(to colour: Colour, pastEnd: Bool = false) -> Colour {
         let offset = Self.point(colour, curve) - start
-        let share = length > 0 ? max((offset * direction).sum() / length, 0) : 0
+        let share = squaredLength > 0 ? max((offset * direction).sum() / squaredLength, 0) : 0
         let along = pastEnd ? share : min(share, 1)
         let point = start + along * direction
         return (curve.encoded(point.x), curve.encoded(point.y), curve.encoded(point.z))

@@ -41,10 +41,11 @@
 /// (``StructuralComparison/coherentTile``), and a group of at least
 /// `minimumClusterPixels` whose lightness changes nearly all one way (at least
 /// ``StructuralComparison/coherence`` of it), and whose solid pixels (those that hold their
-/// lightness along a stem, a line or a fill; its darkest or its lightest) moved too, fails the
-/// pair as a coherent change: a text colour one step lighter is caught although each of its
-/// pixels could be an anti-aliased edge, while other text gamma, which moves only the partly
-/// covered pixels, passes.
+/// lightness along a stem, a line or a fill; its darkest or its lightest) moved too, or whose
+/// pixels mostly left the blends of their ink and ground for another hue (small text holds no
+/// solid pixel), fails the pair as a coherent change: a text colour one step lighter is caught
+/// although each of its pixels could be an anti-aliased edge, while other text gamma, which
+/// moves only the partly covered pixels along those blends, passes.
 public struct StructuralRule: Sendable, Equatable, Hashable {
     public var noiseDeltaE: Double
     public var shiftRadius: Int
@@ -625,7 +626,8 @@ package enum StructuralComparison {
     /// The word-scale groups of the pixels beyond the noise threshold (`marked` non-zero:
     /// counted or anti-aliased) that are coherent changes: of the lightness their pixels gain
     /// and lose (CIE L*, over white), at least ``coherence`` goes one way, and their solid
-    /// pixels moved (``movesEndpoint``). Pixels in ``coherentTile`` × ``coherentTile`` tiles
+    /// pixels moved (``movesEndpoint``) or their ink took another hue
+    /// (``changesInkColour(_:in:_:_:rule:labCache:)``). Pixels in ``coherentTile`` × ``coherentTile`` tiles
     /// that touch, sides or corners, form one group: about the gap between the glyphs of
     /// interface text. With `subpixelText` (an LCD pair as drawn, whose ink moves both ways), a
     /// group whose solid ink or background changed lightness (``movesInk``) is coherent too.
@@ -698,7 +700,10 @@ package enum StructuralComparison {
         let (width, height) = (marked.width, marked.height)
         let change = group.change
         let oneWay = abs(change.net) >= coherence * change.total
-        guard oneWay || subpixelText else { return nil }
+        let movedByBox = (oneWay && movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache))
+            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache))
+        // LCD fringes lie off every line of gray ink, so an LCD pair's ink is judged by its box alone.
+        guard movedByBox || (oneWay && !subpixelText) else { return nil }
         // The group's tiles in row-major order give its pixels row by row, each row in order.
         let groupTiles = group.tiles.sorted()
         var pixels: [Int] = []
@@ -732,9 +737,7 @@ package enum StructuralComparison {
                 }
             }
         }
-        guard (oneWay && (movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache)
-                || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache)))
-            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache)),
+        guard movedByBox || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache),
             !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache)
         else { return nil }
         return (DifferenceCluster(pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true), pixels)
@@ -964,7 +967,8 @@ package enum StructuralComparison {
 
     /// Whether most of `pixels` (indices, row-major) left the blends of their ink and ground in
     /// one image for another hue in the other image, either way: the ground is the colour their
-    /// box holds most, a pixel's ink the colour farthest from it within ``inkReach``, and a
+    /// box holds most, a pixel's ink the colour farthest from it within ``inkSearchRadius`` (a
+    /// pixel with no ink of the rule's strong contrast there counts as on its line), and a
     /// blend lies on the line from the ground through the ink, in linear light or in code
     /// values (``ColourSegment``), up to the ink or past it. Other coverage, gamma or hinting
     /// grades a pixel along that line, and in small text, which holds no fully covered pixel,
@@ -1001,7 +1005,7 @@ package enum StructuralComparison {
                 guard let key = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key
                 else { return false }
                 let ground = (r: UInt8(key >> 16 & 0xFF), g: UInt8(key >> 8 & 0xFF), b: UInt8(key & 0xFF))
-                let (height, reach) = (image.height, inkReach)
+                let (height, reach) = (image.height, inkSearchRadius)
                 var left = 0
                 for index in pixels {
                     let (x, y) = (index % width, index / width)
@@ -1028,7 +1032,7 @@ package enum StructuralComparison {
 
     /// How far from a pixel (in rows and columns) its ink is looked for: a glyph's most covered
     /// pixels lie within a stroke's width of its partly covered ones.
-    static let inkReach = 2
+    static let inkSearchRadius = 2
 
     /// Whether the pixel at (`x`, `y`) of `pixels` is solid: within one L* (over white) of both
     /// its neighbours across, or of both its neighbours down, in the image. Anti-aliasing
