@@ -586,6 +586,52 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(noise.match, "\(noise.clusters ?? [])")
     }
 
+    /// Two rows of six small words (two diagonal strokes each, a fully and a half covered
+    /// pixel a step, no solid pixel), dark gray on white; `inks` gives each word's ink.
+    func smallWords(inks: [RGBA], coverage: (Double) -> Double = { $0 }) -> RGBAImage {
+        var image = RGBAImage(width: 200, height: 40, filledWith: RGBA(255, 255, 255))
+        func mix(_ ink: UInt8, _ share: Double) -> UInt8 { UInt8((255 + (Double(ink) - 255) * coverage(share)).rounded()) }
+        for (word, ink) in inks.enumerated() {
+            let (left, top) = (4 + (word % 6) * 32, 4 + (word / 6) * 18)
+            for stroke in 0..<2 {
+                for step in 0..<8 {
+                    let (x, y) = (left + stroke * 8 + step, top + 12 - step)
+                    image[x, y] = RGBA(mix(ink.r, 1), mix(ink.g, 1), mix(ink.b, 1))
+                    image[x + 1, y] = RGBA(mix(ink.r, 0.5), mix(ink.g, 0.5), mix(ink.b, 0.5))
+                }
+            }
+        }
+        return image
+    }
+
+    /// One small word a step lighter (#333 to #444, 32 px, under the coherent changes' size)
+    /// on a page otherwise drawn byte for byte the same fails as a coherent change on an
+    /// unchanged page. Other text gamma, which redraws every word so, passes, as does the
+    /// word's change beside a level's change elsewhere on the page (no longer unchanged), and
+    /// the change on a page of that one word (whose edges all lie in the place that changed).
+    func testSmallTextColourAloneOnAnUnchangedPageFails() {
+        let (gray, lighter) = (RGBA(51, 51, 51), RGBA(68, 68, 68))
+        let reference = smallWords(inks: Array(repeating: gray, count: 12))
+        var inks = Array(repeating: gray, count: 12)
+        inks[7] = lighter
+        var changed = smallWords(inks: inks)
+        let candidates = compare(reference, changed, options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 2.3))).differentPixels
+        XCTAssertLessThan(candidates, StructuralRule().minimumClusterPixels)
+        let result = compare(reference, changed, options: structural)
+        XCTAssertFalse(result.match)
+        XCTAssertEqual(result.clusters?.filter(\.fails).map(\.onUnchangedPage), [true], "\(result.clusters ?? [])")
+        XCTAssertEqual(result.boundingBox, PixelRect(minX: 36, minY: 27, maxX: 52, maxY: 34))
+
+        let otherGamma = smallWords(inks: Array(repeating: gray, count: 12)) { pow($0, 0.8) }
+        XCTAssertTrue(compare(reference, otherGamma, options: structural).match)
+
+        changed[150, 2] = RGBA(254, 255, 255)
+        XCTAssertTrue(compare(reference, changed, options: structural).match)
+
+        let oneWord = smallWords(inks: [gray]), oneWordLighter = smallWords(inks: [lighter])
+        XCTAssertTrue(compare(oneWord, oneWordLighter, options: structural).match)
+    }
+
     /// Blends of two colours lie on their segment in the space they were mixed in, at any
     /// share; a colour past an end lies on the segment drawn on past it, and one of another hue
     /// on neither.

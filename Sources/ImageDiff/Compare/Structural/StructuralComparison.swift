@@ -172,6 +172,10 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// (see ``StructuralRule``). Its pixels are the candidates before anti-aliasing and shifts
     /// explain any.
     public var isolated: Bool = false
+    /// Whether this is a coherent change on a page the pair otherwise draws byte for byte the
+    /// same (``UnchangedPage``): it fails from `minimumStrongClusterPixels` pixels, by its
+    /// lightness moved one way and twice the noise threshold somewhere, however small its text.
+    public var onUnchangedPage: Bool = false
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -232,7 +236,8 @@ package enum StructuralComparison {
                 listed.append(cluster)
                 if cluster.fails { marked.append(pixels) }
             }
-            for (cluster, pixels) in zip(coherent, coherentMembers) where cluster.pixels >= rule.minimumClusterPixels {
+            for (cluster, pixels) in zip(coherent, coherentMembers)
+            where cluster.pixels >= rule.minimumClusterPixels || cluster.onUnchangedPage {
                 listed.append(cluster)
                 marked.append(pixels)
             }
@@ -285,11 +290,12 @@ package enum StructuralComparison {
         let chroma = recompression != nil || quantization != nil ? ChromaSubsampling(reference) : nil
         var recompressed = recompression != nil || chroma != nil
         let given = reference
+        var redrawn = false
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
         // it (and its quantization, when that explains the luma), when that leaves fewer
         // candidates; its blocks are then judged against that too.
         if var model = chroma {
-            var redrawn: RGBAImage?
+            var reconstructed: RGBAImage?
             if let quantization { model = model.quantized(quality: quantization.quality, bands: options.bands) }
             for upsampling in ChromaSubsampling.Upsampling.allCases {
                 let reconstruction = model.reconstruction(upsampling: upsampling, bands: options.bands)
@@ -297,11 +303,11 @@ package enum StructuralComparison {
                     .run(kernel: .vectorized)
                 guard candidates.differentPixels < result.differentPixels else { continue }
                 candidates.metric = .structural(rule)
-                (redrawn, result) = (reconstruction, candidates)
+                (reconstructed, result) = (reconstruction, candidates)
             }
-            if let redrawn {
-                reference = redrawn
-                recompression = RecompressionNoise(redrawn, actual, bands: options.bands) ?? recompression
+            if let reconstructed {
+                (reference, redrawn) = (reconstructed, true)
+                recompression = RecompressionNoise(reconstructed, actual, bands: options.bands) ?? recompression
             }
         }
         // Recompression moves solid colours a little too (chroma subsampling), and another display
@@ -312,7 +318,7 @@ package enum StructuralComparison {
             var candidates = ComparisonEngine(reference: drawn, actual: actual, options: candidateOptions).run(kernel: .vectorized)
             if !recompressed || candidates.differentPixels < result.differentPixels {
                 candidates.metric = .structural(rule)
-                (reference, result) = (drawn, candidates)
+                (reference, result, redrawn) = (drawn, candidates, true)
                 (recompression, recompressed) = (nil, false)
             }
         }
@@ -332,7 +338,7 @@ package enum StructuralComparison {
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {
-            coherentChanges(in: marked, reference, actual, rule: rule, bands: options.bands)
+            coherentChanges(in: marked, reference, actual, rule: rule, asGiven: !redrawn, bands: options.bands)
         }
         let candidates = marked
         result.antialiasedPixels -= countAntialiased(
@@ -631,10 +637,13 @@ package enum StructuralComparison {
     /// that touch, sides or corners, form one group: about the gap between the glyphs of
     /// interface text. With `subpixelText` (an LCD pair as drawn, whose ink moves both ways), a
     /// group whose solid ink or background changed lightness (``movesInk``) is coherent too.
+    /// When the images are the pair `asGiven` (no noise model redrew them), every group moved
+    /// one way, and the page differs nowhere else (``UnchangedPage``), a group of
+    /// `minimumStrongClusterPixels` that reaches twice the noise threshold is coherent too.
     /// Each returned group fails, with its pixels.
     static func coherentChanges(
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false,
-        bands: Int = 0
+        asGiven: Bool = false, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
@@ -646,6 +655,10 @@ package enum StructuralComparison {
         // The groups whose size and sums allow a coherent change, in the order of their first
         // tile; each is then judged on its own, on all cores.
         var groups: [(change: TileChange, tiles: [Int])] = []
+        // The smaller one-way groups, and every group's box while each moved one way: the
+        // groups of a page that may differ nowhere else.
+        var smallOneWay: [(change: TileChange, tiles: [Int])] = []
+        var boxes: [PixelRect]? = asGiven && !subpixelText ? [] : nil
         var stack: [Int] = []
         for start in tiles.indices where unvisited[start] {
             var group = tiles[start].change
@@ -666,11 +679,17 @@ package enum StructuralComparison {
                     }
                 }
             }
-            guard group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || abs(group.net) >= coherence * group.total
-            else { continue }
-            groups.append((group, groupTiles))
+            let oneWay = group.total > 0 && abs(group.net) >= coherence * group.total
+            if oneWay { boxes?.append(group.box) } else { boxes = nil }
+            if group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || oneWay {
+                groups.append((group, groupTiles))
+            } else if boxes != nil, oneWay, group.pixels >= rule.minimumStrongClusterPixels {
+                smallOneWay.append((group, groupTiles))
+            }
         }
-        let candidates = groups
+        let onUnchangedPage = boxes.map { UnchangedPage.holdsAlone($0, reference, actual, rule: rule) } ?? false
+        // Row-major by first tile, as the groups were found.
+        let candidates = onUnchangedPage ? (groups + smallOneWay).sorted { $0.tiles[0] < $1.tiles[0] } : groups
         var judged = [(cluster: DifferenceCluster, pixels: [Int])?](repeating: nil, count: candidates.count)
         judged.withUnsafeMutableBufferPointer { judged in
             let shared = UncheckedSendable(judged)
@@ -679,7 +698,7 @@ package enum StructuralComparison {
                 for index in lane {
                     shared.value[index] = coherentChange(
                         candidates[index], in: marked, reference, actual, columns: columns, rule: rule, subpixelText: subpixelText,
-                        labCache: &labCache)
+                        onUnchangedPage: onUnchangedPage, labCache: &labCache)
                 }
             }
         }
@@ -691,11 +710,11 @@ package enum StructuralComparison {
         return coherent
     }
 
-    /// One group of ``coherentChanges(in:_:_:rule:subpixelText:bands:)`` as a failing cluster
-    /// with its pixels (row-major), or nil when it is not a coherent change.
+    /// One group of ``coherentChanges(in:_:_:rule:subpixelText:asGiven:bands:)`` as a failing
+    /// cluster with its pixels (row-major), or nil when it is not a coherent change.
     static func coherentChange(
         _ group: (change: TileChange, tiles: [Int]), in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
-        columns: Int, rule: StructuralRule, subpixelText: Bool, labCache: inout LabCache
+        columns: Int, rule: StructuralRule, subpixelText: Bool, onUnchangedPage: Bool = false, labCache: inout LabCache
     ) -> (cluster: DifferenceCluster, pixels: [Int])? {
         let (width, height) = (marked.width, marked.height)
         let change = group.change
@@ -737,10 +756,17 @@ package enum StructuralComparison {
                 }
             }
         }
-        guard movedByBox || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache),
+        let aloneOnPage = onUnchangedPage && oneWay && maxDeltaE >= rule.lineDeltaE
+        guard aloneOnPage || change.pixels >= rule.minimumClusterPixels || subpixelText else { return nil }
+        guard aloneOnPage || movedByBox || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache),
             !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache)
         else { return nil }
-        return (DifferenceCluster(pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true), pixels)
+        return (
+            DifferenceCluster(
+                pixels: pixels.count, boundingBox: change.box, maxDeltaE: maxDeltaE, fails: true, coherent: true,
+                onUnchangedPage: onUnchangedPage),
+            pixels
+        )
     }
 
     /// Whether one displacement by whole pixels, up to the rule's shift radius, moves the
