@@ -116,6 +116,11 @@ podcast, budget, roster) and seventeen more changes, written after the eleventh 
 and two rules changed on it, and committed before any mode was run on them
 (Fixtures/render-blind12 is `--blind12 --out Fixtures/render-blind12`).
 
+With --blind13 it writes a thirteenth blind set the same way: five more pages (ledger, sprint,
+thermostat, library, exchange) and seventeen more changes, written after the twelfth had been
+measured and two coherent-change rules changed on it, and committed before any mode was run on
+them (Fixtures/render-blind13 is `--blind13 --out Fixtures/render-blind13`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -131,6 +136,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind10 --out DIR
        scripts/make-render-corpus.py --blind11 --out DIR
        scripts/make-render-corpus.py --blind12 --out DIR
+       scripts/make-render-corpus.py --blind13 --out DIR
 """
 import argparse
 import os
@@ -2526,6 +2532,123 @@ BLIND12_CHANGES = [
      "hinting-medium"),
 ]
 
+BLIND13_PAGES = {
+    "ledger": """
+<style>
+.lg { margin: 8px 12px; font-size: 10px; color: #2d3339; }
+.lg h4 { margin: 0 0 4px; font-size: 12px; color: #14191e; }
+.tx { display: flex; padding: 3px 0; border-bottom: 1px dashed #dde1e5; }
+.tx time { width: 44px; color: #8d959e; font-variant-numeric: tabular-nums; }
+.tx span { flex: 1; }
+.tx b { width: 60px; text-align: right; font-weight: normal; font-variant-numeric: tabular-nums; }
+.tx b.in { color: #2b8a3e; }
+.bal { margin-top: 5px; display: flex; font-weight: bold; font-size: 11px; }
+.bal em { margin-left: auto; font-style: normal; }
+</style>
+<div class="lg"><h4>Operating account</h4>
+<div class="tx"><time>Nov 30</time><span>Runner minutes</span><b>-184.20</b></div>
+<div class="tx"><time>Nov 29</time><span>Refund, storage</span><b class="in">+36.00</b></div>
+<div class="tx"><time>Nov 27</time><span>Artefact hosting</span><b id="a3">-52.75</b></div>
+<div class="tx"><time>Nov 25</time><span>Monitoring seats</span><b>-90.00</b></div>
+<div class="bal">Balance<em>4,208.35</em></div></div>
+""",
+    "sprint": """
+<style>
+.sp { margin: 8px 12px; font-size: 11px; color: #25292e; }
+.sp .hd { display: flex; align-items: baseline; margin-bottom: 6px; }
+.sp .hd strong { font-size: 13px; }
+.sp .hd small { margin-left: 8px; color: #7c848d; font-size: 9px; }
+.card { border: 1px solid #d9dee3; border-left: 3px solid #7048e8; border-radius: 4px; padding: 4px 7px; margin-bottom: 5px; }
+.card.bug { border-left-color: #e03131; }
+.card p { margin: 0 0 2px; }
+.card .pts { display: inline-block; font-size: 9px; background: #f1f3f5; color: #495057; border-radius: 7px; padding: 0 5px; }
+.card .who { float: right; width: 14px; height: 14px; border-radius: 7px; background: #ffa94d; }
+</style>
+<div class="sp"><div class="hd"><strong>Sprint 31</strong><small>6 days left</small></div>
+<div class="card"><i class="who"></i><p>Shard suites across runners</p><span class="pts">5 pts</span></div>
+<div class="card bug"><i class="who"></i><p id="c2">Blend off by one at 16 bits</p><span class="pts">2 pts</span></div>
+<div class="card"><p>Review loop in the browser</p><span class="pts">8 pts</span></div></div>
+""",
+    "thermostat": """
+<style>
+.th { margin: 8px 12px; font-size: 11px; color: #2a2f35; display: flex; align-items: center; }
+.dial { width: 84px; height: 84px; border-radius: 50%; border: 6px solid #ffd8a8; border-top-color: #fd7e14;
+        display: flex; align-items: center; justify-content: center; margin-right: 14px; }
+.dial b { font-size: 22px; font-weight: normal; }
+.dial sup { font-size: 10px; color: #868e96; }
+.mode { display: block; margin-bottom: 4px; padding: 2px 8px; border-radius: 10px; border: 1px solid #dee2e6; color: #495057; }
+.mode.on { background: #fff4e6; border-color: #ffc078; color: #d9480f; }
+.sched { font-size: 9px; color: #7d868f; margin-top: 6px; }
+</style>
+<div class="th"><div class="dial"><b id="t">21.5</b><sup>&deg;C</sup></div>
+<div><span class="mode on">Heating</span><span class="mode">Eco</span><span class="mode">Away</span>
+<div class="sched">Next: 18.0 at 23:00</div></div></div>
+""",
+    "library": """
+<style>
+.lb { margin: 8px 12px; font-size: 11px; color: #2b3036; }
+.bk { display: flex; padding: 4px 0; border-bottom: 1px solid #edf0f2; }
+.cover { width: 22px; height: 30px; margin-right: 8px; border-radius: 2px; background: #364fc7; }
+.cover.b { background: #0ca678; }
+.cover.c { background: #e8590c; }
+.bk div { flex: 1; }
+.bk small { display: block; font-size: 9px; color: #818a93; }
+.due { font-size: 9px; color: #5c6670; align-self: center; }
+.due.late { color: #c92a2a; font-weight: bold; }
+</style>
+<div class="lb">
+<div class="bk"><i class="cover"></i><div>The Art of Rendering<small>M. Okoro</small></div><span class="due">Due Dec 9</span></div>
+<div class="bk"><i class="cover b"></i><div>Colour, Measured<small id="au">R. Lindqvist</small></div><span class="due late">Overdue</span></div>
+<div class="bk"><i class="cover c"></i><div>Fonts on Screens<small>H. Tanaka</small></div><span class="due">Due Dec 20</span></div></div>
+""",
+    "exchange": """
+<style>
+.ex { margin: 8px 12px; font-size: 11px; color: #24292f; }
+.pair { display: grid; grid-template-columns: 60px 1fr 54px; align-items: center; padding: 3px 0; }
+.pair b { font-weight: normal; font-variant-numeric: tabular-nums; text-align: right; }
+.pair .up { color: #2f9e44; font-size: 9px; text-align: right; }
+.pair .down { color: #e03131; font-size: 9px; text-align: right; }
+.spark { height: 1px; background: #adb5bd; margin: 0 8px; }
+.ex .note { margin-top: 6px; font-size: 9px; color: #8a929b; border-top: 1px solid #e9ecef; padding-top: 4px; }
+</style>
+<div class="ex">
+<div class="pair"><span>EUR/USD</span><i class="spark"></i><b>1.0842</b></div>
+<div class="pair"><span></span><i></i><span class="up">+0.12%</span></div>
+<div class="pair"><span>GBP/USD</span><i class="spark"></i><b id="r2">1.2716</b></div>
+<div class="pair"><span></span><i></i><span class="down">-0.31%</span></div>
+<div class="pair"><span>USD/JPY</span><i class="spark"></i><b>149.08</b></div>
+<div class="note">Mid-market rates, 15 minutes delayed</div></div>
+""",
+}
+
+BLIND13_CHANGES = [
+    ("ledger", "word", '<b id="a3">-52.75</b>', '<b id="a3">-62.75</b>', "hinting-full"),
+    ("ledger", "text-colour", ".tx time { width: 44px; color: #8d959e;", ".tx time { width: 44px; color: #7d858e;", "other-machine"),
+    ("ledger", "border-removed", ".tx { display: flex; padding: 3px 0; border-bottom: 1px dashed #dde1e5; }",
+     ".tx { display: flex; padding: 3px 0; border-bottom: 1px dashed transparent; }", "jpeg-q90"),
+    ("sprint", "word", '<p id="c2">Blend off by one at 16 bits</p>', '<p id="c2">Blend off by one at 8 bits</p>', "lcd-text"),
+    ("sprint", "button-colour", ".card .pts { display: inline-block; font-size: 9px; background: #f1f3f5;",
+     ".card .pts { display: inline-block; font-size: 9px; background: #e9ecef;", "hinting-medium"),
+    ("sprint", "icon-removed", '<div class="card bug"><i class="who"></i>', '<div class="card bug"><i class="who" style="visibility:hidden"></i>',
+     "display-p3"),
+    ("sprint", "moved-2px", "<p>Review loop in the browser</p>", '<p style="margin-left:2px">Review loop in the browser</p>',
+     "hinting-none"),
+    ("thermostat", "word", '<b id="t">21.5</b>', '<b id="t">21.0</b>', "no-subpixel-pos"),
+    ("thermostat", "text-colour", ".sched { font-size: 9px; color: #7d868f;", ".sched { font-size: 9px; color: #6d767f;", "jpeg-q95"),
+    ("thermostat", "letter-spacing", '<span class="mode">Eco</span>', '<span class="mode" style="letter-spacing:0.6px">Eco</span>',
+     "swiftshader"),
+    ("library", "word", '<small id="au">R. Lindqvist</small>', '<small id="au">R. Lindquist</small>', "other-machine"),
+    ("library", "icon-removed", '<i class="cover c"></i>', '<i class="cover c" style="visibility:hidden"></i>', "generic-rgb"),
+    ("library", "text-colour", ".due.late { color: #c92a2a;", ".due.late { color: #e03131;", "hinting-full"),
+    ("exchange", "word", '<b id="r2">1.2716</b>', '<b id="r2">1.2746</b>', "hinting-medium"),
+    ("exchange", "border-removed", ".ex .note { margin-top: 6px; font-size: 9px; color: #8a929b; border-top: 1px solid #e9ecef;",
+     ".ex .note { margin-top: 6px; font-size: 9px; color: #8a929b; border-top: 1px solid transparent;", "lcd-text"),
+    ("exchange", "moved-2px", '<div class="pair"><span>USD/JPY</span>', '<div class="pair" style="margin-left:2px"><span>USD/JPY</span>',
+     "no-subpixel-pos"),
+    ("exchange", "letter-spacing", "Mid-market rates, 15 minutes delayed",
+     '<span style="letter-spacing:0.3px">Mid-market rates, 15 minutes delayed</span>', "hinting-none"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2644,7 +2767,7 @@ def main():
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
                  "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES),
-                 "blind12": (BLIND12_PAGES, BLIND12_CHANGES)}
+                 "blind12": (BLIND12_PAGES, BLIND12_CHANGES), "blind13": (BLIND13_PAGES, BLIND13_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
@@ -2652,13 +2775,13 @@ def main():
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
                        ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set"),
-                       ("blind12", "the twelfth blind set")]:
+                       ("blind12", "the twelfth blind set"), ("blind13", "the thirteenth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind12 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind13 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2737,6 +2860,8 @@ LATER_BLIND_SETS = {
                             "sets (moved copies set aside, ink put down)"),
     "blind12": ("twelfth", "the eleventh blind set had been measured and the isolated-change rule and the fitted "
                            "colour conversion changed on it"),
+    "blind13": ("thirteenth", "the twelfth blind set had been measured and two coherent-change rules changed on it "
+                              "(an ink of another hue, a colour step alone on an unchanged page)"),
 }
 
 
