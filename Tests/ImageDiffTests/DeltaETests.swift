@@ -84,6 +84,25 @@ final class DeltaETests: XCTestCase {
         XCTAssertLessThan(worstNeighbourCeilingRatio, 3)
     }
 
+    /// The shortcut of ``LabCache/cie94(_:_:isBelow:)`` answers as the full ΔE94 does, at the
+    /// thresholds the structural mode compares with and at a colour pair's own ΔE.
+    func testLabCacheThresholdTestMatchesTheFullDeltaE() {
+        var random = SplitMix(seed: 2300)
+        var labCache = LabCache()
+        var outcomes = (below: 0, notBelow: 0)
+        for index in 0..<100_000 {
+            let (p, q) = Self.colourPair(index, &random)
+            let full = labCache.cie94(p, q)
+            for limit in [2.3, 4.6, 10, 20, full, full.nextUp] {
+                let isBelow = labCache.cie94(p, q, isBelow: limit)
+                XCTAssertEqual(isBelow, full < limit, "ΔE94 \(full) of \(p) and \(q) against \(limit)")
+                if isBelow { outcomes.below += 1 } else { outcomes.notBelow += 1 }
+            }
+        }
+        XCTAssertGreaterThan(outcomes.below, 100_000)
+        XCTAssertGreaterThan(outcomes.notBelow, 100_000)
+    }
+
     /// The ssim-cie94 mode decides every pixel whose ΔE is not within
     /// `PlaywrightLab.approximationMargin` of the threshold or of the largest so far by the
     /// approximate ΔE94 alone, so that must lie within a thousandth of the margin of

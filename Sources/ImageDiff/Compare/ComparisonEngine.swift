@@ -451,6 +451,20 @@ struct LabCache {
     mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Double {
         DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
     }
+
+    /// Whether ΔE94 from `reference` to `sample` is below `limit`, as `cie94(_:_:) < limit`; a
+    /// difference that ``DeltaEBound`` puts surely below the limit is not converted to Lab.
+    @inline(__always)
+    mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8), isBelow limit: Double) -> Bool {
+        Self.isSurelyBelow(limit, reference, sample) || cie94(reference, sample) < limit
+    }
+
+    @inline(__always)
+    private static func isSurelyBelow(_ limit: Double, _ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+        DeltaEBound.isSurelyBelow(
+            limit, LabColor.whiteRatios(r: reference.r, g: reference.g, b: reference.b),
+            LabColor.whiteRatios(r: sample.r, g: sample.g, b: sample.b), formula: .cie94)
+    }
 }
 
 /// A small direct-mapped cache of ΔE by colour pair: the same pairs recur along every edge of

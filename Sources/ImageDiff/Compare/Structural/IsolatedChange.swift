@@ -190,19 +190,21 @@ enum IsolatedChange {
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return (0, 0, 0) }
                 var own = 0, elsewhere = 0, unchanged = 0
+                var labCache = LabCache()
                 for y in top...bottom {
                     for x in 0...last {
                         let offset = (y * width + x) * 4
+                        let colour = PixelDelta.rgbOverWhite(a, offset)
                         guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
                             != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self),
-                            PixelDelta.deltaE(a, a + 4, offset, formula: .cie94) >= rule.strongDeltaE
+                            !labCache.cie94(colour, PixelDelta.rgbOverWhite(a, offset + 4), isBelow: rule.strongDeltaE)
                         else { continue }
                         if isOwn(x, y) {
                             own += 1
                             continue
                         }
                         elsewhere += 1
-                        if PixelDelta.deltaE(a, b, offset, formula: .cie94) < rule.noiseDeltaE { unchanged += 1 }
+                        if labCache.cie94(colour, PixelDelta.rgbOverWhite(b, offset), isBelow: rule.noiseDeltaE) { unchanged += 1 }
                     }
                 }
                 return (own, elsewhere, unchanged)
