@@ -414,8 +414,10 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertFalse(alone.clusters?.contains(where: \.isolated) ?? true, "\(alone.clusters ?? [])")
         let rule = StructuralRule()
         let wholeWord = PixelRect(minX: 1, minY: 6, maxX: 102, maxY: 18)
-        XCTAssertFalse(IsolatedChange.hasUnchangedNeighbours(wholeWord, spacedWord(), spacedWord(opened: Set(0..<8)), rule: rule))
-        XCTAssertTrue(IsolatedChange.hasUnchangedNeighbours(fifthGlyph, spacedWord(), spacedWord(opened: [4]), rule: rule))
+        var wordChanged = ReferenceEdges(spacedWord(), spacedWord(opened: Set(0..<8)), rule: rule)
+        var glyphChanged = ReferenceEdges(spacedWord(), spacedWord(opened: [4]), rule: rule)
+        XCTAssertFalse(IsolatedChange.hasUnchangedNeighbours(wholeWord, in: &wordChanged))
+        XCTAssertTrue(IsolatedChange.hasUnchangedNeighbours(fifthGlyph, in: &glyphChanged))
     }
 
     /// The o made a c, with the glyphs after it set a pixel further along, as a longer word

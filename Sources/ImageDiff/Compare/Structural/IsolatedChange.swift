@@ -32,36 +32,44 @@ enum IsolatedChange {
         let strong = clusters.indices.filter {
             clusters[$0].pixels >= rule.minimumStrongClusterPixels && clusters[$0].maxDeltaE >= rule.strongDeltaE
         }
+        var edges = ReferenceEdges(reference, actual, rule: rule)
         // The tests of the change itself first: they are cheaper than a displacement search.
         let possible = strong.filter { index in
             let box = clusters[index].boundingBox
             return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
                 && putsDownInk(members[index], reference, actual, rule: rule)
-                && hasUnchangedNeighbours(box, reference, actual, rule: rule)
+                && hasUnchangedNeighbours(box, in: &edges)
         }
         guard !possible.isEmpty else { return nil }
-        var undisplaced: [Int] = []
+        var undisplaced: Set<Int> = []
         var sharedRows = Int.min...Int.max, (top, bottom) = (Int.max, Int.min)
-        // The change first, then the quickest searches: one place off its line that no
-        // displacement explains ends the search.
+        func sharesRows(_ index: Int) -> Bool {
+            let box = clusters[index].boundingBox
+            return sharedRows.lowerBound <= box.maxY && box.minY <= sharedRows.upperBound
+        }
+        // The change first, then the quickest searches; but a place off the rows the places
+        // no displacement explains share goes before them all, as it ends the search if no
+        // displacement explains it either. Which places are left, and so the answer, does not
+        // depend on the order.
         func searchArea(_ index: Int) -> Int {
             let box = clusters[index].boundingBox
             return fitsSearch(box) ? (box.maxX - box.minX + 1) * (box.maxY - box.minY + 1) : 0
         }
-        let others = strong.filter { !possible.contains($0) }.sorted { searchArea($0) < searchArea($1) }
-        for index in possible + others {
+        var pending = possible + strong.filter { !possible.contains($0) }.sorted { searchArea($0) < searchArea($1) }
+        while !pending.isEmpty {
+            let index = pending.remove(at: pending.firstIndex { !sharesRows($0) } ?? 0)
             let box = clusters[index].boundingBox
             guard !(fitsSearch(box) && isDisplaced(clusters[index], reference, actual, rule: rule)) else { continue }
-            guard sharedRows.lowerBound <= box.maxY, box.minY <= sharedRows.upperBound else { return nil }
+            guard sharesRows(index) else { return nil }
             sharedRows = max(sharedRows.lowerBound, box.minY)...min(sharedRows.upperBound, box.maxY)
             (top, bottom) = (min(top, box.minY), max(bottom, box.maxY))
-            undisplaced.append(index)
+            undisplaced.insert(index)
         }
-        guard let index = undisplaced.first(where: possible.contains) else { return nil }
+        guard let index = possible.first(where: undisplaced.contains) else { return nil }
         if undisplaced.count > 1 {
             let line = top...bottom
             guard strong.allSatisfy({ line.overlaps(clusters[$0].boundingBox.minY...clusters[$0].boundingBox.maxY) }),
-                hasUnchangedLinesAround(line, reference, actual, rule: rule)
+                hasUnchangedLinesAround(line, in: &edges)
             else { return nil }
         }
         var cluster = clusters[index]
@@ -156,14 +164,12 @@ enum IsolatedChange {
     /// nearer: text or marks beside the changed one, not the rest of a glyph partly changed.
     /// They are looked for across the whole row: a mark in a cell, a badge or a dot often has
     /// nothing beside it but ground, and the text in the next cell or column, drawn the same,
-    /// shows as well that the renderer did not change. An edge is a pixel whose right-hand
-    /// neighbour differs from it by the rule's strong contrast; it is the same when the other
-    /// image's pixel is within the noise threshold.
-    static func hasUnchangedNeighbours(_ box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+    /// shows as well that the renderer did not change. The edges are those of ``ReferenceEdges``.
+    static func hasUnchangedNeighbours(_ box: PixelRect, in edges: inout ReferenceEdges) -> Bool {
         let height = box.maxY - box.minY + 1
         let inside = (box.minX - height / 2)...(box.maxX + height / 2)
-        let edges = edgeCounts(rows: box.minY...box.maxY, reference, actual, rule: rule) { x, _ in inside.contains(x) }
-        return edges.unchangedElsewhere > 0 && 2 * edges.unchangedElsewhere >= edges.own
+        let counts = edges.counts(rows: box.minY...box.maxY) { x, _ in inside.contains(x) }
+        return counts.unchangedElsewhere > 0 && 2 * counts.unchangedElsewhere >= counts.own
     }
 
     /// Whether the page off the rows `line` (and a line's height above and below it) holds edges
@@ -173,45 +179,72 @@ enum IsolatedChange {
     /// shows nothing, and the other lines of the page show that the renderer did not change. A
     /// label alone in its image, every glyph of it drawn by another renderer, has no such lines,
     /// and a page another renderer drew has them redrawn.
-    static func hasUnchangedLinesAround(_ line: ClosedRange<Int>, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+    static func hasUnchangedLinesAround(_ line: ClosedRange<Int>, in edges: inout ReferenceEdges) -> Bool {
         let band = (line.lowerBound - line.count)...(line.upperBound + line.count)
-        let edges = edgeCounts(rows: 0...max(reference.height - 1, 0), reference, actual, rule: rule) { _, y in band.contains(y) }
-        return edges.unchangedElsewhere > 0 && 2 * edges.unchangedElsewhere >= edges.own
-            && 2 * edges.unchangedElsewhere >= edges.elsewhere
+        let counts = edges.counts(rows: 0...Int.max) { _, y in band.contains(y) }
+        return counts.unchangedElsewhere > 0 && 2 * counts.unchangedElsewhere >= counts.own
+            && 2 * counts.unchangedElsewhere >= counts.elsewhere
+    }
+}
+
+/// The reference's edges, found a row at a time when first asked for and kept: an edge is a
+/// pixel whose right-hand neighbour differs from it by the rule's strong contrast, and it is
+/// drawn the same when the actual image's pixel is within the noise threshold of it. Several
+/// places on the same rows ask for the same rows.
+struct ReferenceEdges {
+    private let reference: RGBAImage
+    private let actual: RGBAImage
+    private let rule: StructuralRule
+    /// Per row, once found: each edge's column, and whether the actual image draws it the same.
+    private var rows: [[(x: Int, unchanged: Bool)]?]
+    private var labCache = LabCache()
+
+    init(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) {
+        (self.reference, self.actual, self.rule) = (reference, actual, rule)
+        rows = [[(x: Int, unchanged: Bool)]?](repeating: nil, count: reference.height)
     }
 
-    /// The reference's edges on `rows` (see ``hasUnchangedNeighbours``): how many lie where
-    /// `isOwn` holds, how many elsewhere, and how many of those the actual image draws the same.
-    static func edgeCounts(
-        rows: ClosedRange<Int>, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, isOwn: (Int, Int) -> Bool
-    ) -> (own: Int, elsewhere: Int, unchangedElsewhere: Int) {
-        let width = reference.width, last = width - 2
+    /// The edges on `rows` (within the image): how many lie where `isOwn` holds, how many
+    /// elsewhere, and how many of those the actual image draws the same.
+    mutating func counts(rows: ClosedRange<Int>, isOwn: (Int, Int) -> Bool) -> (own: Int, elsewhere: Int, unchangedElsewhere: Int) {
         let (top, bottom) = (max(rows.lowerBound, 0), min(rows.upperBound, reference.height - 1))
-        guard last >= 0, top <= bottom else { return (0, 0, 0) }
-        return reference.pixels.withUnsafeBufferPointer { a in
-            actual.pixels.withUnsafeBufferPointer { b in
-                guard let a = a.baseAddress, let b = b.baseAddress else { return (0, 0, 0) }
-                var own = 0, elsewhere = 0, unchanged = 0
-                var labCache = LabCache()
-                for y in top...bottom {
-                    for x in 0...last {
-                        let offset = (y * width + x) * 4
-                        let colour = PixelDelta.rgbOverWhite(a, offset)
-                        guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
-                            != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self),
-                            !labCache.cie94(colour, PixelDelta.rgbOverWhite(a, offset + 4), isBelow: rule.strongDeltaE)
-                        else { continue }
-                        if isOwn(x, y) {
-                            own += 1
-                            continue
-                        }
-                        elsewhere += 1
-                        if labCache.cie94(colour, PixelDelta.rgbOverWhite(b, offset), isBelow: rule.noiseDeltaE) { unchanged += 1 }
-                    }
+        guard top <= bottom else { return (0, 0, 0) }
+        var own = 0, elsewhere = 0, unchanged = 0
+        for y in top...bottom {
+            for edge in edges(onRow: y) {
+                if isOwn(edge.x, y) {
+                    own += 1
+                } else {
+                    elsewhere += 1
+                    if edge.unchanged { unchanged += 1 }
                 }
-                return (own, elsewhere, unchanged)
             }
         }
+        return (own, elsewhere, unchanged)
+    }
+
+    private mutating func edges(onRow y: Int) -> [(x: Int, unchanged: Bool)] {
+        if let found = rows[y] { return found }
+        let width = reference.width
+        var found: [(x: Int, unchanged: Bool)] = []
+        if width >= 2, actual.width == width, actual.height == reference.height {
+            reference.pixels.withUnsafeBufferPointer { a in
+                actual.pixels.withUnsafeBufferPointer { b in
+                    guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                    for x in 0...(width - 2) {
+                        let offset = (y * width + x) * 4
+                        guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
+                            != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self)
+                        else { continue }
+                        let colour = PixelDelta.rgbOverWhite(a, offset)
+                        guard !labCache.cie94(colour, PixelDelta.rgbOverWhite(a, offset + 4), isBelow: rule.strongDeltaE) else { continue }
+                        found.append((x, labCache.cie94(colour, PixelDelta.rgbOverWhite(b, offset), isBelow: rule.noiseDeltaE)))
+                    }
+                }
+            }
+        }
+        rows[y] = found
+        return found
     }
 }
 

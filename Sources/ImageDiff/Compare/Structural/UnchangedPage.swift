@@ -22,8 +22,9 @@ enum UnchangedPage {
             places.contains { $0.minX <= x && x <= $0.maxX && $0.minY <= y && y <= $0.maxY }
         }
         guard differsOnly(where: isInPlace, reference, actual) else { return false }
-        let edges = IsolatedChange.edgeCounts(rows: 0...max(reference.height - 1, 0), reference, actual, rule: rule, isOwn: isInPlace)
-        return edges.own < edges.elsewhere
+        var edges = ReferenceEdges(reference, actual, rule: rule)
+        let counts = edges.counts(rows: 0...Int.max, isOwn: isInPlace)
+        return counts.own < counts.elsewhere
     }
 
     /// How far from a group's box its element's edges may change below the noise threshold:
