@@ -1067,6 +1067,12 @@ package enum StructuralComparison {
     static func isSolid(
         _ pixels: UnsafePointer<UInt8>, x: Int, y: Int, width: Int, height: Int, labCache: inout LabCache
     ) -> Bool {
+        // Neighbours of the same bytes hold its lightness: on a page's ground and fills most
+        // pixels are solid so, and need no lightness.
+        func word(_ x: Int, _ y: Int) -> UInt32 { UnsafeRawPointer(pixels + (y * width + x) * 4).loadUnaligned(as: UInt32.self) }
+        let bytes = word(x, y)
+        if x > 0, x < width - 1, word(x - 1, y) == bytes, word(x + 1, y) == bytes { return true }
+        if y > 0, y < height - 1, word(x, y - 1) == bytes, word(x, y + 1) == bytes { return true }
         func lightness(_ x: Int, _ y: Int) -> Double {
             let c = PixelDelta.rgbOverWhite(pixels, (y * width + x) * 4)
             return labCache.lab(r: c.r, g: c.g, b: c.b).l
