@@ -100,6 +100,14 @@ enum DeltaEBound {
         return isSurelyBelow(floor, square: squaredCIE94(delta, smallestSH: smallestSH(p)))
     }
 
+    /// ``isSurelyBelow(_:_:_:formula:)`` for two 8-bit sRGB colours.
+    @inline(__always)
+    static func isSurelyBelow(
+        _ floor: Double, _ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8), formula: DeltaEFormula
+    ) -> Bool {
+        isSurelyBelow(floor, LabColor.whiteRatios(r: p.r, g: p.g, b: p.b), LabColor.whiteRatios(r: q.r, g: q.g, b: q.b), formula: formula)
+    }
+
     /// The square of an upper bound on ΔE76 between two colours given by their white ratios.
     @inline(__always)
     static func squaredCIE76(_ p: (x: Double, y: Double, z: Double), _ q: (x: Double, y: Double, z: Double)) -> Double {

@@ -456,14 +456,7 @@ struct LabCache {
     /// difference that ``DeltaEBound`` puts surely below the limit is not converted to Lab.
     @inline(__always)
     mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8), isBelow limit: Double) -> Bool {
-        Self.isSurelyBelow(limit, reference, sample) || cie94(reference, sample) < limit
-    }
-
-    @inline(__always)
-    private static func isSurelyBelow(_ limit: Double, _ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
-        DeltaEBound.isSurelyBelow(
-            limit, LabColor.whiteRatios(r: reference.r, g: reference.g, b: reference.b),
-            LabColor.whiteRatios(r: sample.r, g: sample.g, b: sample.b), formula: .cie94)
+        DeltaEBound.isSurelyBelow(limit, reference, sample, formula: .cie94) || cie94(reference, sample) < limit
     }
 }
 
@@ -491,12 +484,7 @@ struct DeltaECache {
             values = [Double](repeating: 0, count: 1 << Self.bits)
         }
         if keys[slot] == key { return values[slot] }
-        if DeltaEBound.isSurelyBelow(
-            floor, LabColor.whiteRatios(r: first.r, g: first.g, b: first.b),
-            LabColor.whiteRatios(r: second.r, g: second.g, b: second.b), formula: formula)
-        {
-            return nil
-        }
+        if DeltaEBound.isSurelyBelow(floor, first, second, formula: formula) { return nil }
         let value = formula.difference(
             labCache.lab(r: first.r, g: first.g, b: first.b), labCache.lab(r: second.r, g: second.g, b: second.b))
         keys[slot] = key
