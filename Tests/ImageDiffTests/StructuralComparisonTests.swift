@@ -1071,6 +1071,31 @@ final class StructuralComparisonTests: XCTestCase {
         }
     }
 
+    /// Hundreds of colours, each moved in half its blocks one way and in half the other: the
+    /// tables grow past their first size, and many colours tie between their two new colours.
+    func testSolidColoursOfManyColoursEqualAPlainCount() {
+        var generator = SplitMix(seed: 0x7_1E5)
+        let palette = (0..<300).map { _ in (0..<3).map { _ in UInt8(truncatingIfNeeded: generator.next() % 250) } }
+        let (width, height, side) = (403, 301, 5)
+        let columns = (width + side - 1) / side
+        let blocks = (0..<(columns * ((height + side - 1) / side))).map { _ in (Int(generator.next() % 300), generator.next() % 2 == 0) }
+        var (a, b) = ([UInt8](), [UInt8]())
+        for y in 0..<height {
+            for x in 0..<width {
+                let (index, up) = blocks[(y / side) * columns + x / side]
+                let colour = palette[index]
+                a += colour + [255]
+                b += (up ? [colour[0] &+ 2, colour[1], colour[2]] : [colour[0], colour[1], colour[2] &+ 3]) + [255]
+            }
+        }
+        let (reference, actual) = (RGBAImage(width: width, height: height, pixels: a), RGBAImage(width: width, height: height, pixels: b))
+        let expected = plainSolidColours(reference, actual)
+        XCTAssertGreaterThan(expected.count, 200)
+        for bands in [0, 1, 2] {
+            XCTAssertEqual(ColourDrift.solidColours(reference, actual, bands: bands).map(Self.described), Self.described(expected), "bands \(bands)")
+        }
+    }
+
     private static func described(_ solids: [ColourDrift.SolidColour]) -> [String] {
         solids.map { "\($0.reference) -> \($0.actual) x\($0.pixels)" }
     }

@@ -258,10 +258,16 @@ struct ColourDrift {
                         var index = y * width + 1
                         let end = y * width + width - 1
                         while index < end {
-                            if run.pixels > 0, index + 8 <= end, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
-                                run.pixels += 8
-                                index += 8
-                                continue
+                            if index + 8 <= end {
+                                if run.pixels > 0, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
+                                    run.pixels += 8
+                                    index += 8
+                                    continue
+                                }
+                                if !holdsSolidPixel(a, at: index, width: width) {
+                                    index += 8
+                                    continue
+                                }
                             }
                             defer { index += 1 }
                             let centre = a[index]
@@ -282,22 +288,19 @@ struct ColourDrift {
             }
         }
         guard perBand.allSatisfy(\.opaque) else { return nil }
-        var pairs = PairCounts()
+        var pairs = PairCounts(capacity: perBand.reduce(0) { $0 + $1.counts.count })
         for band in perBand { band.counts.forEach { reference, actual, pixels in pairs.add(reference, actual, pixels) } }
-        var byReference: [UInt32: (pixels: Int, mode: (colour: UInt32, pixels: Int))] = [:]
-        pairs.forEach { reference, actual, pixels in
-            var entry = byReference[reference] ?? (0, (actual, 0))
-            entry.pixels += pixels
-            if pixels > entry.mode.pixels || (pixels == entry.mode.pixels && actual < entry.mode.colour) { entry.mode = (actual, pixels) }
-            byReference[reference] = entry
-        }
+        var modes = ColourModes(capacity: pairs.count)
+        pairs.forEach { reference, actual, pixels in modes.add(reference, actual, pixels) }
         func colour(_ word: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
             (UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16))
         }
-        return byReference.sorted { $0.key < $1.key }.compactMap { key, entry in
-            guard entry.pixels >= minimumSolidPixels, 2 * entry.mode.pixels >= entry.pixels else { return nil }
-            return SolidColour(reference: colour(key), actual: colour(entry.mode.colour), pixels: entry.pixels)
+        var solids: [(key: UInt32, solid: SolidColour)] = []
+        modes.forEach { reference, pixels, mode in
+            guard pixels >= minimumSolidPixels, 2 * mode.pixels >= pixels else { return }
+            solids.append((reference, SolidColour(reference: colour(reference), actual: colour(mode.colour), pixels: pixels)))
         }
+        return solids.sorted { $0.key < $1.key }.map(\.solid)
     }
 
     /// Whether the eight pixels from `index` on continue a run: each, and its neighbours
@@ -312,13 +315,82 @@ struct ColourDrift {
         return differs == 0
     }
 
+    /// The eight pixels of `image` from `index` on.
+    @inline(__always)
+    static func words(_ image: UnsafeBufferPointer<UInt32>, at index: Int) -> SIMD8<UInt32> {
+        UnsafeRawBufferPointer(image).loadUnaligned(fromByteOffset: index * 4, as: SIMD8<UInt32>.self)
+    }
+
+    /// Whether any of the eight pixels of `image` from `index` on is solid: shares its colour
+    /// with both neighbours along the row, or both along the column.
+    @inline(__always)
+    static func holdsSolidPixel(_ image: UnsafeBufferPointer<UInt32>, at index: Int, width: Int) -> Bool {
+        let centres = words(image, at: index)
+        let alongRow = (centres .== words(image, at: index - 1)) .& (centres .== words(image, at: index + 1))
+        let alongColumn = (centres .== words(image, at: index - width)) .& (centres .== words(image, at: index + width))
+        // The lanes' bits folded with plain ORs: `any` reduces by a lane minimum, which SSE2
+        // lacks for 32-bit lanes.
+        let lanes = unsafeBitCast(alongRow .| alongColumn, to: SIMD4<UInt64>.self)
+        let folded = lanes.lowHalf | lanes.highHalf
+        return folded[0] | folded[1] != 0
+    }
+
+    /// By colour of the reference: its pixels, and the new colour that holds most of them (the
+    /// lower colour word of two that hold as many), in an open-addressed table: a photograph
+    /// holds tens of thousands of colours.
+    struct ColourModes {
+        private var keys: [UInt32]
+        private var pixels: [Int]
+        private var modes: [(colour: UInt32, pixels: Int)]
+
+        /// A table that holds `capacity` colours without growing.
+        init(capacity: Int) {
+            var slots = 16
+            while slots < 2 * capacity { slots *= 2 }
+            keys = [UInt32](repeating: 0, count: slots)
+            pixels = [Int](repeating: 0, count: slots)
+            modes = [(colour: UInt32, pixels: Int)](repeating: (0, 0), count: slots)
+        }
+
+        /// Counts `count` pixels of `reference` that are `actual` in the new image; at most
+        /// `capacity` distinct references.
+        mutating func add(_ reference: UInt32, _ actual: UInt32, _ count: Int) {
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (UInt64(reference) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while pixels[slot] != 0, keys[slot] != reference { slot = (slot + 1) & mask }
+            if pixels[slot] == 0 {
+                keys[slot] = reference
+                modes[slot] = (actual, count)
+            } else if count > modes[slot].pixels || (count == modes[slot].pixels && actual < modes[slot].colour) {
+                modes[slot] = (actual, count)
+            }
+            pixels[slot] += count
+        }
+
+        /// Calls `body` with every reference colour counted, its pixels and its mode.
+        func forEach(_ body: (_ reference: UInt32, _ pixels: Int, _ mode: (colour: UInt32, pixels: Int)) -> Void) {
+            for slot in keys.indices where pixels[slot] != 0 { body(keys[slot], pixels[slot], modes[slot]) }
+        }
+    }
+
     /// Pixel counts by a pair of colours (the reference's, the new image's), in an open-addressed
     /// table: a band of rows ends a run thousands of times, and a dictionary of dictionaries
     /// would hash each end twice.
     struct PairCounts {
-        private var keys = [UInt64](repeating: 0, count: 1024)
-        private var counts = [Int](repeating: 0, count: 1024)
+        private var keys: [UInt64]
+        private var counts: [Int]
         private var occupied = 0
+
+        /// A table that holds `capacity` pairs without growing.
+        init(capacity: Int = 512) {
+            var slots = 1024
+            while slots < 2 * capacity { slots *= 2 }
+            keys = [UInt64](repeating: 0, count: slots)
+            counts = [Int](repeating: 0, count: slots)
+        }
+
+        /// The pairs counted.
+        var count: Int { occupied }
 
         mutating func add(_ reference: UInt32, _ actual: UInt32, _ pixels: Int) {
             let key = UInt64(reference) << 32 | UInt64(actual)
