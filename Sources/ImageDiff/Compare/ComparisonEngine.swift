@@ -447,9 +447,11 @@ struct LabCache {
         return color
     }
 
-    /// ΔE94 from the 8-bit sRGB colour `reference` to `sample`.
+    /// ΔE94 from the 8-bit sRGB colour `reference` to `sample`: zero for one colour, whose
+    /// every term is zero, without its conversion.
     mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Double {
-        DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
+        if reference == sample { return 0 }
+        return DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
     }
 
     /// Whether ΔE94 from `reference` to `sample` is below `limit`, as `cie94(_:_:) < limit`; a

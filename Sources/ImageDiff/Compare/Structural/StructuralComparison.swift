@@ -791,8 +791,7 @@ package enum StructuralComparison {
                 func matches(_ first: UnsafePointer<UInt8>, _ x: Int, _ y: Int, _ second: UnsafePointer<UInt8>, _ otherX: Int, _ otherY: Int) -> Bool {
                     guard (0..<width).contains(otherX), (0..<height).contains(otherY) else { return false }
                     let (one, other) = (PixelDelta.rgbOverWhite(first, (y * width + x) * 4), PixelDelta.rgbOverWhite(second, (otherY * width + otherX) * 4))
-                    return DeltaEFormula.cie94.difference(
-                        labCache.lab(r: one.r, g: one.g, b: one.b), labCache.lab(r: other.r, g: other.g, b: other.b)) < rule.noiseDeltaE
+                    return labCache.cie94(one, other) < rule.noiseDeltaE
                 }
                 for dy in -radius...radius {
                     for dx in -radius...radius where dx != 0 || dy != 0 {
@@ -975,8 +974,7 @@ package enum StructuralComparison {
                     let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
                     let (isDark, isLight) = (labBefore.l <= darkest + 1, labBefore.l >= lightest - 1)
                     guard isDark || isLight else { continue }
-                    let moved = DeltaEFormula.cie94.difference(labBefore, labCache.lab(r: after.r, g: after.g, b: after.b))
-                        > rule.noiseDeltaE
+                    let moved = labCache.cie94(before, after) > rule.noiseDeltaE
                     if isDark {
                         counts.dark += 1
                         if moved { counts.darkMoved += 1 }
