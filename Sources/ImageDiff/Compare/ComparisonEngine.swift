@@ -431,6 +431,9 @@ struct LabCache {
     private static let bits = 12
     private var keys: [UInt32] = []
     private var values: [LabColor] = []
+    /// The last pair of colours ``cie94(_:_:)`` measured (no pair of 8-bit colours has the
+    /// initial key), and its ΔE94.
+    private var lastPair: (key: UInt64, cie94: Double) = (.max, 0)
 
     @inline(__always)
     mutating func lab(r: UInt8, g: UInt8, b: UInt8) -> LabColor {
@@ -448,10 +451,16 @@ struct LabCache {
     }
 
     /// ΔE94 from the 8-bit sRGB colour `reference` to `sample`: zero for one colour, whose
-    /// every term is zero, without its conversion.
+    /// every term is zero, without its conversion, and the last pair's again without its
+    /// formula (a solid element gives one pair at pixel after pixel).
     mutating func cie94(_ reference: (r: UInt8, g: UInt8, b: UInt8), _ sample: (r: UInt8, g: UInt8, b: UInt8)) -> Double {
         if reference == sample { return 0 }
-        return DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
+        let pair = UInt64(reference.r) << 40 | UInt64(reference.g) << 32 | UInt64(reference.b) << 24
+            | UInt64(sample.r) << 16 | UInt64(sample.g) << 8 | UInt64(sample.b)
+        if pair == lastPair.key { return lastPair.cie94 }
+        let value = DeltaEFormula.cie94.difference(lab(r: reference.r, g: reference.g, b: reference.b), lab(r: sample.r, g: sample.g, b: sample.b))
+        lastPair = (pair, value)
+        return value
     }
 
     /// Whether ΔE94 from `reference` to `sample` is below `limit`, as `cie94(_:_:) < limit`; a
