@@ -475,6 +475,9 @@ final class RenderNoiseModelTests: XCTestCase {
             XCTAssertNil(RecompressionNoise(reference, actual), name)
             let estimate = try XCTUnwrap(JPEGQuantization.estimate(reference, actual))
             XCTAssertEqual(estimate.quality, quality, name)
+            for bands in [1, 3, 7] {
+                XCTAssertEqual(JPEGQuantization.estimate(reference, actual, bands: bands), estimate, "\(name) in \(bands) lanes")
+            }
             XCTAssertTrue(estimate.explainsDifference, name)
             let chroma = try XCTUnwrap(ChromaSubsampling(reference))
             let (quantized, subsampled, unchanged) = (

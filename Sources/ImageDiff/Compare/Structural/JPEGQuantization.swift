@@ -193,6 +193,25 @@ enum JPEGQuantization {
         var explainsDifference: Bool { unquantizedDiffering > 0 && quantizedDiffering * 2 <= unquantizedDiffering }
     }
 
+    /// The sum of squared differences between `actual`'s coefficients and `reference`'s
+    /// quantized at `quality`, block after block and coefficient after coefficient.
+    private static func squaredError(at quality: Int, _ reference: UnsafeBufferPointer<Float>, _ actual: UnsafeBufferPointer<Float>) -> Float {
+        let steps = table(lumaTable, quality: quality)
+        let reciprocal = steps.map { 1 / $0 }
+        return steps.withUnsafeBufferPointer { steps in
+            reciprocal.withUnsafeBufferPointer { reciprocal in
+                var error: Float = 0
+                for start in stride(from: 0, to: reference.count, by: 64) {
+                    for k in 0..<64 {
+                        let difference = nearest(reference[start + k] * reciprocal[k]) * steps[k] - actual[start + k]
+                        error += difference * difference
+                    }
+                }
+                return error
+            }
+        }
+    }
+
     /// Luma differences of at most this many levels are a decoder's rounding.
     static let decoderRounding: Float = 3
 
@@ -200,8 +219,9 @@ enum JPEGQuantization {
     /// (the least sum of squared differences of the coefficients, ties going to the higher
     /// quality), over up to ``largestSample`` whole blocks spread over the image where the
     /// reference is not one level. Nil for images of different sizes or 16-bit samples, or
-    /// without such a block.
-    static func estimate(_ reference: RGBAImage, _ actual: RGBAImage) -> Estimate? {
+    /// without such a block. The qualities are tried in `bands` lanes (0: as many as the
+    /// image's rows allow), each sum in one order, so the answer does not depend on them.
+    static func estimate(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> Estimate? {
         guard reference.width == actual.width, reference.height == actual.height, !reference.is16Bit, !actual.is16Bit else {
             return nil
         }
@@ -240,33 +260,20 @@ enum JPEGQuantization {
         }
         guard !referenceBlocks.isEmpty else { return nil }
         let sampled = referenceBlocks.count / 64
-        let quality = referenceCoefficients.withUnsafeBufferPointer { reference in
+        let lanes = RowBands.count(height: height, requested: bands)
+        let errors = referenceCoefficients.withUnsafeBufferPointer { reference in
             actualCoefficients.withUnsafeBufferPointer { actual in
-                guard let reference = reference.baseAddress, let actual = actual.baseAddress else { return qualities.upperBound }
-                func error(at quality: Int) -> Float {
-                    let steps = Self.table(lumaTable, quality: quality)
-                    let reciprocal = steps.map { 1 / $0 }
-                    return steps.withUnsafeBufferPointer { steps in
-                        reciprocal.withUnsafeBufferPointer { reciprocal in
-                            var error: Float = 0
-                            for start in stride(from: 0, to: sampled * 64, by: 64) {
-                                for k in 0..<64 {
-                                    let difference = nearest(reference[start + k] * reciprocal[k]) * steps[k] - actual[start + k]
-                                    error += difference * difference
-                                }
-                            }
-                            return error
-                        }
-                    }
-                }
-                var best = (quality: qualities.upperBound, error: Float.infinity)
-                for candidate in qualities.reversed() {
-                    let candidateError = error(at: candidate)
-                    if candidateError < best.error { best = (candidate, candidateError) }
-                }
-                return best.quality
+                let shared = UncheckedSendable((reference, actual))
+                return RowBands.map(height: qualities.count, bands: lanes) { _, offsets in
+                    offsets.map { squaredError(at: qualities.lowerBound + $0, shared.value.0, shared.value.1) }
+                }.flatMap { $0 }
             }
         }
+        var best = (quality: qualities.upperBound, error: Float.infinity)
+        for candidate in qualities.reversed() where errors[candidate - qualities.lowerBound] < best.error {
+            best = (candidate, errors[candidate - qualities.lowerBound])
+        }
+        let quality = best.quality
         let steps = Self.table(lumaTable, quality: quality)
         var (unquantizedDiffering, quantizedDiffering) = (0, 0)
         for index in 0..<sampled {

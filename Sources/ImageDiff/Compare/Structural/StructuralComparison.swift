@@ -285,7 +285,7 @@ package enum StructuralComparison {
         var recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
         // A pair whose luma is explained by the reference quantized as a JPEG is recompressed too,
         // whether or not its blocks kept their means.
-        let quantization = differs ? JPEGQuantization.estimate(reference, actual).flatMap { $0.explainsDifference ? $0 : nil } : nil
+        let quantization = differs ? JPEGQuantization.estimate(reference, actual, bands: options.bands).flatMap { $0.explainsDifference ? $0 : nil } : nil
         // JPEG holds no translucent pixel, which no chroma model is made for.
         let chroma = recompression != nil || quantization != nil ? ChromaSubsampling(reference) : nil
         var recompressed = recompression != nil || chroma != nil
