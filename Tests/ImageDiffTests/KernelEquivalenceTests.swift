@@ -338,6 +338,59 @@ extension KernelEquivalenceTests {
         XCTAssertGreaterThan(seen.small, 1000)
         XCTAssertGreaterThan(seen.differing - seen.small, 1000)
     }
+
+    /// The candidates' histogram bounds what the recompression signature reads off the blocks:
+    /// the pixels it counts above 0 and the fully transparent pixels whose bytes changed are the
+    /// differing pixels, and the small differences lie between its counts of 1 and 2 and those
+    /// plus the transparent ones. So where ``RecompressionNoise/allowsSmallShare(_:)`` is false,
+    /// the pair carries no signature; on pairs of small jitter, large changes and changed
+    /// transparent pixels, under both kernels.
+    func testHistogramBoundsTheRecompressionSignature() {
+        var generator = SplitMix(seed: 0x5A11)
+        let options = StructuralComparison.candidateOptions(rule: StructuralRule(), options: ComparisonOptions())
+        var (ruledOut, allowed, transparentSeen) = (0, 0, 0)
+        for trial in 0..<300 {
+            let (width, height) = (9 + Int(generator.next() % 40), 9 + Int(generator.next() % 30))
+            let smallOdds = 1 + generator.next() % 6
+            var first = [UInt8](repeating: 0, count: width * height * 4)
+            for index in stride(from: 0, to: first.count, by: 4) {
+                let grey = UInt8(truncatingIfNeeded: 64 + (index / 4) % 7 * 20)
+                first[index] = grey
+                first[index + 1] = grey &+ 3
+                first[index + 2] = grey
+                first[index + 3] = trial % 3 == 0 && generator.next() % 4 == 0 ? 0 : 255
+            }
+            var second = first
+            for index in stride(from: 0, to: second.count, by: 4) where generator.next() % 3 == 0 {
+                let transparent = first[index + 3] == 0
+                for channel in 0..<(transparent ? 3 : 4) {
+                    let step = generator.next() % smallOdds == 0 ? Int(generator.next() % 5) - 2 : Int(generator.next() % 81) - 40
+                    second[index + channel] = UInt8(clamping: Int(first[index + channel]) + step)
+                }
+            }
+            let reference = RGBAImage(width: width, height: height, pixels: first)
+            let actual = RGBAImage(width: width, height: height, pixels: second)
+            let counts = RecompressionNoise.blockCounts(reference, actual)
+            for kernel in [ComparisonEngine.Kernel.scalar, .vectorized] {
+                let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: kernel)
+                let histogram = result.maxChannelDeltaHistogram
+                let transparent = result.changedTransparentPixels
+                let small = histogram[1] + histogram[2]
+                XCTAssertEqual(histogram.dropFirst().reduce(0, +) + transparent, counts.differing, "trial \(trial)")
+                XCTAssertTrue((small...(small + transparent)).contains(counts.small), "trial \(trial)")
+                if RecompressionNoise.allowsSmallShare(result) {
+                    allowed += 1
+                } else {
+                    ruledOut += 1
+                    XCTAssertFalse(RecompressionNoise.carriesSignature(reference, actual), "trial \(trial)")
+                }
+                transparentSeen += transparent
+            }
+        }
+        XCTAssertGreaterThan(ruledOut, 50)
+        XCTAssertGreaterThan(allowed, 50)
+        XCTAssertGreaterThan(transparentSeen, 1000)
+    }
 }
 
 extension KernelEquivalenceTests {

@@ -191,6 +191,9 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     /// `maxChannelDeltaHistogram[d]` counts compared overlap pixels whose largest channel
     /// difference is `d` (0…255).
     public var maxChannelDeltaHistogram: [Int]
+    /// Overlap pixels whose bytes differ although both are fully transparent: counted under 0
+    /// in ``maxChannelDeltaHistogram``, like the equal ones.
+    package var changedTransparentPixels = 0
     /// Which pixels differ, when ``ComparisonOptions/collectsMask`` asked for it.
     public var mask: DifferenceMask?
     /// In ``ComparisonMetric/structural(_:)`` mode, the clusters of differences that render

@@ -195,6 +195,7 @@ extension DiffResult {
             referenceSize: referenceSize,
             actualSize: actualSize,
             maxChannelDeltaHistogram: total.histogramArray,
+            changedTransparentPixels: total.changedTransparentPixels,
             mask: mask)
         judge(by: options.allowance)
     }
@@ -211,12 +212,15 @@ struct BandStatistics {
     var boundingBox: PixelRect?
     /// Pixels by their largest channel difference; inline, so that counting one is a store.
     var histogram = InlineArray<256, Int>(repeating: 0)
+    /// Pixels of other bytes, both fully transparent (under 0 in the histogram).
+    var changedTransparentPixels = 0
 
     var histogramArray: [Int] { (0..<256).map { histogram[$0] } }
 
     mutating func merge(_ other: BandStatistics) {
         differentPixels += other.differentPixels
         ignoredPixels += other.ignoredPixels
+        changedTransparentPixels += other.changedTransparentPixels
         antialiasedPixels += other.antialiasedPixels
         maxChannelDelta = max(maxChannelDelta, other.maxChannelDelta)
         maxDeltaE = max(maxDeltaE, other.maxDeltaE)
@@ -361,7 +365,10 @@ struct PixelJudge {
         if pair != lastPair || translucentVerdictsDependOnPosition && pair & bothOpaque != bothOpaque { judgePair(k, pair) }
         let verdict = lastVerdict
         statistics.histogram[verdict.delta] += 1
-        guard verdict.differs else { return }
+        guard verdict.differs else {
+            if verdict.delta == 0 { statistics.changedTransparentPixels += 1 }
+            return
+        }
         if ignoreAntialiasing, isAntialiased(x: x, y: y) {
             statistics.antialiasedPixels += 1
             if marksAntialiasedPixels { mask?[y * maskWidth + x] = 2 }

@@ -97,6 +97,20 @@ struct RecompressionNoise {
         return Double(plain.differing) <= flatShare * Double(plain.count)
     }
 
+    /// Whether `comparison`, of the pair's whole images with no pixel ignored, leaves room for
+    /// the signature's share of small differences (``smallShare``), read off its histogram
+    /// without a pass over the blocks: the pixels it counts above 0 differ, by their largest
+    /// sample difference, and so, by an unknown amount, do the fully transparent pixels whose
+    /// bytes changed. False only where ``carriesSignature(_:_:bands:)`` is false too.
+    static func allowsSmallShare(_ comparison: DiffResult) -> Bool {
+        let histogram = comparison.maxChannelDeltaHistogram
+        guard comparison.ignoredPixels == 0, histogram.count > Int(smallDifference) else { return true }
+        let transparent = comparison.changedTransparentPixels
+        let differing = histogram.dropFirst().reduce(0, +) + transparent
+        let smallAtMost = histogram[1...Int(smallDifference)].reduce(0, +) + transparent
+        return Double(smallAtMost) >= smallShare * Double(differing)
+    }
+
     /// The pair's blocks of ``blockSide`` pixels in row-major order, as the signature reads
     /// them; the rows of blocks taken in bands on all cores.
     static func blockCounts(_ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0) -> BlockCounts {

@@ -282,7 +282,8 @@ package enum StructuralComparison {
             return .counted(result)
         }
         let differs = result.differentPixels > 0
-        var recompression = differs ? RecompressionNoise(reference, actual, bands: options.bands) : nil
+        var recompression = differs && RecompressionNoise.allowsSmallShare(result)
+            ? RecompressionNoise(reference, actual, bands: options.bands) : nil
         // A pair whose luma is explained by the reference quantized as a JPEG is recompressed too,
         // whether or not its blocks kept their means.
         let quantization = differs ? JPEGQuantization.estimate(reference, actual, bands: options.bands).flatMap { $0.explainsDifference ? $0 : nil } : nil
