@@ -90,6 +90,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func compare() throws(CommandLineError) -> Int32 {
+        MemoryReuse.backHeapWithHugePages()
         let outputs = outputPaths
         try OutputPaths.check(outputs.map(\.path), inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
         let request = try comparison.request(
