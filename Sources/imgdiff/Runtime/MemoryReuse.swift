@@ -31,8 +31,11 @@ enum MemoryReuse {
         // address is where the growth starts, and reading it keeps the allocation in the build.
         let block = malloc(1 << 20)
         _ = glibcMallopt(topPad, defaultTopPad)
+        guard let block else { return }
         let start = UInt(bitPattern: block), end = UInt(bitPattern: sbrk(0))
         free(block)
+        // A block from elsewhere (a sanitizer's allocator, or a mapping) lies outside the heap.
+        guard end > start, end - start <= UInt(hugePageReserve) + (2 << 20) else { return }
         let first = (start + hugePage - 1) & ~(hugePage - 1), last = end & ~(hugePage - 1)
         guard last > first, let span = UnsafeMutableRawPointer(bitPattern: first) else { return }
         guard madvise(span, Int(last - first), MADV_HUGEPAGE) == 0 else { return }
