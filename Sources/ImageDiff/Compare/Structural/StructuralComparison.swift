@@ -400,7 +400,6 @@ package enum StructuralComparison {
                 }
             }
         }
-        let summaries = runSummaries(of: runs, rowStarts: rowStarts, in: candidates, reference, actual, bands: bands)
         var label = [Int32](repeating: -1, count: runs.count)
         var clusters: [DifferenceCluster] = []
         for y in 0..<height {
@@ -417,9 +416,14 @@ package enum StructuralComparison {
                 let box = clusters[cluster].boundingBox
                 clusters[cluster].boundingBox = PixelRect(
                     minX: min(box.minX, runs[run].start), minY: box.minY, maxX: max(box.maxX, runs[run].end), maxY: y)
-                clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, summaries[run].maxDeltaE)
-                clusters[cluster].pixels += summaries[run].pixels
             }
+        }
+        let summaries = runSummaries(
+            of: runs, rowStarts: rowStarts, clusters: label, clusterCount: clusters.count, in: candidates, reference, actual, bands: bands)
+        for run in runs.indices {
+            let cluster = Int(label[run])
+            clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, summaries[run].maxDeltaE)
+            clusters[cluster].pixels += summaries[run].pixels
         }
         // Every cluster's pixels, each in an array of its exact size, filled in row-major order.
         var members = clusters.map { cluster in
@@ -543,11 +547,14 @@ package enum StructuralComparison {
         return true
     }
 
-    /// Each run's marked pixels: how many, and their largest CIE94 ΔE; the rows taken in bands
-    /// on all cores.
+    /// Each run's marked pixels: how many, and a largest CIE94 ΔE that leaves its cluster's
+    /// (`clusters[run]`, of `clusterCount`) the largest of any of its pixels; the rows taken in
+    /// bands on all cores. A run starts from the largest ΔE its band has found in its cluster so
+    /// far, so that a pixel the bound puts below it is not measured: its run may then report
+    /// that value instead of its own smaller one, which its cluster's largest already holds.
     static func runSummaries(
-        of runs: [(start: Int, end: Int)], rowStarts: [Int], in mask: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
-        bands: Int = 0
+        of runs: [(start: Int, end: Int)], rowStarts: [Int], clusters: [Int32], clusterCount: Int, in mask: DifferenceMask,
+        _ reference: RGBAImage, _ actual: RGBAImage, bands: Int = 0
     ) -> [(maxDeltaE: Double, pixels: Int)] {
         var summaries = [(maxDeltaE: Double, pixels: Int)](repeating: (0, 0), count: runs.count)
         let width = mask.width
@@ -560,9 +567,11 @@ package enum StructuralComparison {
                         RowBands.forEach(height: mask.height, bands: RowBands.count(height: mask.height, requested: bands)) { _, rows in
                             let (a, b, bits, summaries) = shared.value
                             var labCache = LabCache(), deltaECache = DeltaECache()
+                            var clusterFloors = [Double](repeating: 0, count: clusterCount)
                             for y in rows {
                                 for run in rowStarts[y]..<rowStarts[y + 1] {
-                                    var summary = (maxDeltaE: 0.0, pixels: 0)
+                                    let cluster = Int(clusters[run])
+                                    var summary = (maxDeltaE: clusterFloors[cluster], pixels: 0)
                                     for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
                                         summary.pixels += 1
                                         if let deltaE = deltaECache.deltaE(
@@ -571,6 +580,7 @@ package enum StructuralComparison {
                                             summary.maxDeltaE = max(summary.maxDeltaE, deltaE)
                                         }
                                     }
+                                    clusterFloors[cluster] = summary.maxDeltaE
                                     summaries[run] = summary
                                 }
                             }
