@@ -15,14 +15,16 @@ enum MemoryReuse {
         #endif
     }
 
-    /// For a process that compares one pair: backs the heap's next ``hugePageReserve`` bytes,
-    /// past ``smallPageLead``, with 2-MiB pages, and has every thread allocate from that one
+    /// For a process that compares one pair: backs the heap's next ``hugePageReserve`` bytes
+    /// with 2-MiB pages, and has every thread allocate from that one
     /// heap. One pair's masks, pixel lists and band buffers (a few dozen MiB at 8 MP) are each
     /// written once, and on 4-KiB pages their faults cost as much as the writing several times
     /// over. Image buffers larger than 32 MiB are mapped apart, and the decoder asks for 2-MiB
     /// pages there itself. A batch reuses its freed buffers from pair to pair, so it faults
     /// little either way, and its two workers on one 2-MiB-backed heap took longer: it keeps
-    /// the defaults.
+    /// the defaults. The price is peak RSS, which grows in 2-MiB steps: 1-3 MiB more when
+    /// counting, up to 12 MiB more for a blend. Leaving the heap's first 8 MiB on 4-KiB pages
+    /// saved the small pairs' 3 MiB but put YIQ's streamed bands back on them, and its gain with.
     static func backHeapWithHugePages() {
         #if os(Linux) && canImport(Glibc)
         let hugePage = UInt(2 << 20)
@@ -36,7 +38,7 @@ enum MemoryReuse {
         free(block)
         // A block from elsewhere (a sanitizer's allocator, or a mapping) lies outside the heap.
         guard end > start, end - start <= UInt(hugePageReserve) + (2 << 20) else { return }
-        let first = (start + smallPageLead + hugePage - 1) & ~(hugePage - 1), last = end & ~(hugePage - 1)
+        let first = (start + hugePage - 1) & ~(hugePage - 1), last = end & ~(hugePage - 1)
         guard last > first, let span = UnsafeMutableRawPointer(bitPattern: first) else { return }
         guard madvise(span, Int(last - first), MADV_HUGEPAGE) == 0 else { return }
         // Thread arenas are mapped apart from the heap, outside the advised span.
@@ -48,10 +50,6 @@ enum MemoryReuse {
     /// How much the heap grows for 2-MiB pages: address space only, each page faulting in when
     /// first written.
     static let hugePageReserve: Int32 = 256 << 20
-
-    /// How much of the grown heap stays on 4-KiB pages: about a small pair's whole heap, whose
-    /// peak RSS 2-MiB pages would raise by a few MiB (the orange pair's from 14 to 17 MiB).
-    static let smallPageLead: UInt = 8 << 20
 
     // <malloc.h>, which the Glibc module does not import.
     private static let trimThreshold: Int32 = -1
