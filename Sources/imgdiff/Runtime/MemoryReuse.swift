@@ -22,8 +22,8 @@ enum MemoryReuse {
     /// over. Image buffers larger than 32 MiB are mapped apart, and the decoder asks for 2-MiB
     /// pages there itself. A batch reuses its freed buffers from pair to pair, so it faults
     /// little either way, and its two workers on one 2-MiB-backed heap took longer: it keeps
-    /// the defaults. The price is peak RSS, which grows in 2-MiB steps: 1-3 MiB more when
-    /// counting, up to 12 MiB more for a blend. Leaving the heap's first 8 MiB on 4-KiB pages
+    /// the defaults. The price is peak RSS, which grows in 2-MiB steps: 1-2 MiB more when
+    /// counting, 4-8 MiB more for a blend. Leaving the heap's first 8 MiB on 4-KiB pages
     /// saved the small pairs' 3 MiB but put YIQ's streamed bands back on them, and its gain with.
     static func backHeapWithHugePages() {
         #if os(Linux) && canImport(Glibc)
