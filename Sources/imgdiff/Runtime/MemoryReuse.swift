@@ -16,15 +16,15 @@ enum MemoryReuse {
     }
 
     /// For a process that compares one pair: backs the heap's next ``hugePageReserve`` bytes
-    /// with 2-MiB pages, and has every thread allocate from that one
-    /// heap. One pair's masks, pixel lists and band buffers (a few dozen MiB at 8 MP) are each
-    /// written once, and on 4-KiB pages their faults cost as much as the writing several times
-    /// over. Image buffers larger than 32 MiB are mapped apart, and the decoder asks for 2-MiB
-    /// pages there itself. A batch reuses its freed buffers from pair to pair, so it faults
-    /// little either way, and its two workers on one 2-MiB-backed heap took longer: it keeps
-    /// the defaults. The price is peak RSS, which grows in 2-MiB steps: 1-2 MiB more when
-    /// counting, 4-8 MiB more for a blend. Leaving the heap's first 8 MiB on 4-KiB pages
-    /// saved the small pairs' 3 MiB but put YIQ's streamed bands back on them, and its gain with.
+    /// with 2-MiB pages, and has every thread allocate from that one heap. One pair's masks,
+    /// pixel lists and band buffers (a few dozen MiB at 8 MP) are each written once, and on
+    /// 4-KiB pages their faults cost as much as the writing several times over. Image buffers
+    /// larger than 32 MiB are mapped apart, and the decoder asks for 2-MiB pages there itself.
+    /// A batch reuses its freed buffers from pair to pair, so it faults little either way, and
+    /// its two workers on one 2-MiB-backed heap took longer: it keeps the defaults. The price
+    /// is peak RSS, which grows in 2-MiB steps: 1-2 MiB more when counting, 4-8 MiB more for a
+    /// blend. Leaving the heap's first 8 MiB on 4-KiB pages saved the small pairs' 3 MiB but put
+    /// YIQ's streamed bands back on them, and its gain with.
     static func backHeapWithHugePages() {
         #if os(Linux) && canImport(Glibc)
         let hugePage = UInt(2 << 20)
@@ -37,7 +37,7 @@ enum MemoryReuse {
         let start = UInt(bitPattern: block), end = UInt(bitPattern: sbrk(0))
         free(block)
         // A block from elsewhere (a sanitizer's allocator, or a mapping) lies outside the heap.
-        guard end > start, end - start <= UInt(hugePageReserve) + (2 << 20) else { return }
+        guard end > start, end - start <= UInt(hugePageReserve) + hugePage else { return }
         let first = (start + hugePage - 1) & ~(hugePage - 1), last = end & ~(hugePage - 1)
         guard last > first, let span = UnsafeMutableRawPointer(bitPattern: first) else { return }
         guard madvise(span, Int(last - first), MADV_HUGEPAGE) == 0 else { return }
