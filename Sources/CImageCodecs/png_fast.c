@@ -466,15 +466,16 @@ int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint
     return 1;
 }
 
-void cic_advise_huge_pages(void *pointer, size_t length) {
+int cic_advise_huge_pages(void *pointer, size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     const uintptr_t huge = (uintptr_t)2 << 20;
     uintptr_t start = ((uintptr_t)pointer + huge - 1) & ~(huge - 1);
     uintptr_t end = ((uintptr_t)pointer + length) & ~(huge - 1);
-    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+    return end > start && madvise((void *)start, end - start, MADV_HUGEPAGE) == 0;
 #else
     (void)pointer;
     (void)length;
+    return 0;
 #endif
 }
 
@@ -637,7 +638,7 @@ static uint8_t *allocate_whole_rows(size_t total) {
     if (total < huge) return malloc(size);
     void *allocated = NULL;
     if (posix_memalign(&allocated, huge, size) != 0) return NULL;
-    cic_advise_huge_pages(allocated, size);
+    (void)cic_advise_huge_pages(allocated, size);
     return allocated;
 }
 

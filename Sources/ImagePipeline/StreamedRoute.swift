@@ -252,7 +252,7 @@ enum StreamedRoute {
                     }
                     let pixels = [UInt8](filling: height * rowBytes) { buffer, count in
                         guard let base = buffer.baseAddress else { return }
-                        PNGRowStream.adviseHugePages(base, count: buffer.count)
+                        HugePages.advise(base, count: buffer.count)
                         for band in kept where !band.rows.isEmpty {
                             (base + band.rows.lowerBound * rowBytes).update(from: band.pixels[side], count: band.rows.count * rowBytes)
                         }

@@ -81,9 +81,10 @@ int cic_png_unfilter_row(int filter, uint8_t *out, const uint8_t *in, const uint
 int cic_png_unfilter_rows(uint8_t *out, size_t out_stride, const uint8_t *in, size_t in_stride,
                           const uint8_t *previous, size_t row_count, size_t length, int bpp);
 
-/* Asks Linux for transparent huge pages over a large, not yet touched buffer: far fewer page
- * faults when it is first written. A hint; does nothing elsewhere. */
-void cic_advise_huge_pages(void *pointer, size_t length);
+/* Asks Linux for transparent huge pages over the whole 2-MiB pages within a large, not yet
+ * touched span: far fewer page faults when it is first written. A hint; returns 1 when some
+ * span was advised and the kernel took the advice, 0 otherwise (and always elsewhere). */
+int cic_advise_huge_pages(void *pointer, size_t length);
 
 #ifdef __cplusplus
 }

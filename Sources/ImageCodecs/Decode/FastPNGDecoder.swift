@@ -16,7 +16,7 @@ enum FastPNGDecoder {
         var failure: ImageCodecError?
         let pixels = [UInt8](filling: sampleCount) { buffer, count in
             guard let base = buffer.baseAddress else { return }
-            PNGRowStream.adviseHugePages(base, count: buffer.count)
+            HugePages.advise(base, count: buffer.count)
             do throws(ImageCodecError) {
                 try rows.read(rows.height, into: base)
                 count = sampleCount
@@ -96,11 +96,6 @@ package final class PNGRowStream {
         guard cic_png_stream_reread_rows(stream, rows, UInt32(count), &message.bytes, CMessage.capacity) == CIC_FAST_OK else {
             throw .corruptPNG(message.text)
         }
-    }
-
-    /// Asks for huge pages behind a whole decoded image's buffer: fewer page faults to fill it.
-    package static func adviseHugePages(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) {
-        cic_advise_huge_pages(buffer, count)
     }
 
     /// Decodes the next `count` rows as RGBA into `rows` (`count * width * 4` bytes).

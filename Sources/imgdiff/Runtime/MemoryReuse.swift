@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageCodecs
 
 /// How the process's allocator treats freed image buffers.
 enum MemoryReuse {
@@ -38,9 +39,7 @@ enum MemoryReuse {
         free(block)
         // A block from elsewhere (a sanitizer's allocator, or a mapping) lies outside the heap.
         guard end > start, end - start <= UInt(hugePageReserve) + hugePage else { return }
-        let first = (start + hugePage - 1) & ~(hugePage - 1), last = end & ~(hugePage - 1)
-        guard last > first, let span = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        guard madvise(span, Int(last - first), MADV_HUGEPAGE) == 0 else { return }
+        guard let span = UnsafeMutableRawPointer(bitPattern: start), HugePages.advise(span, count: Int(end - start)) else { return }
         // Thread arenas are mapped apart from the heap, outside the advised span.
         _ = glibcMallopt(arenaMax, 1)
         #endif
