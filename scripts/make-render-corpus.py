@@ -121,6 +121,11 @@ thermostat, library, exchange) and seventeen more changes, written after the twe
 measured and two coherent-change rules changed on it, and committed before any mode was run on
 them (Fixtures/render-blind13 is `--blind13 --out Fixtures/render-blind13`).
 
+With --blind14 it writes a fourteenth blind set the same way: five more pages (forecast, checkout,
+joblog, agenda, player) and seventeen more changes, written after the thirteenth had been measured
+(no rule changed on it) and before any rule aimed at the misses the blind sets share, and committed
+before any mode was run on them (Fixtures/render-blind14 is `--blind14 --out Fixtures/render-blind14`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -137,6 +142,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind11 --out DIR
        scripts/make-render-corpus.py --blind12 --out DIR
        scripts/make-render-corpus.py --blind13 --out DIR
+       scripts/make-render-corpus.py --blind14 --out DIR
 """
 import argparse
 import os
@@ -2649,6 +2655,121 @@ BLIND13_CHANGES = [
      '<span style="letter-spacing:0.3px">Mid-market rates, 15 minutes delayed</span>', "hinting-none"),
 ]
 
+BLIND14_PAGES = {
+    "forecast": """
+<style>
+.fc { margin: 8px 12px; font-size: 11px; color: #262b30; }
+.fc h4 { margin: 0 0 5px; font-size: 12px; }
+.fc h4 small { font-weight: normal; color: #7f8891; font-size: 9px; margin-left: 6px; }
+.day { display: grid; grid-template-columns: 34px 18px 1fr 28px 28px; align-items: center; padding: 2px 0;
+       border-bottom: 1px solid #eef1f3; }
+.sun { width: 12px; height: 12px; border-radius: 6px; background: #fab005; }
+.rain { width: 12px; height: 8px; border-radius: 4px; background: #74c0fc; }
+.bar { height: 4px; border-radius: 2px; background: linear-gradient(90deg, #4dabf7, #ff922b); margin: 0 6px; }
+.lo { color: #6c757d; text-align: right; }
+.hi { text-align: right; }
+</style>
+<div class="fc"><h4>Lisbon<small>updated 07:40</small></h4>
+<div class="day"><span>Mon</span><i class="sun"></i><i class="bar"></i><span class="lo">11&deg;</span><span class="hi" id="h1">19&deg;</span></div>
+<div class="day"><span>Tue</span><i class="rain"></i><i class="bar"></i><span class="lo">12&deg;</span><span class="hi">17&deg;</span></div>
+<div class="day"><span>Wed</span><i class="sun"></i><i class="bar"></i><span class="lo">10&deg;</span><span class="hi">18&deg;</span></div>
+<div class="day"><span>Thu</span><i class="rain"></i><i class="bar"></i><span class="lo">9&deg;</span><span class="hi">15&deg;</span></div></div>
+""",
+    "checkout": """
+<style>
+.co { margin: 8px 12px; font-size: 11px; color: #212529; }
+.line { display: flex; align-items: center; padding: 4px 0; border-bottom: 1px solid #e9ecef; }
+.thumb { width: 20px; height: 20px; border-radius: 3px; background: #be4bdb; margin-right: 8px; }
+.thumb.g { background: #20c997; }
+.line span { flex: 1; }
+.line em { font-style: normal; color: #868e96; font-size: 9px; margin-right: 10px; }
+.line b { font-weight: normal; font-variant-numeric: tabular-nums; }
+.sum { display: flex; margin-top: 5px; font-size: 9px; color: #6a737c; }
+.sum b { margin-left: auto; font-weight: normal; }
+.pay { margin-top: 6px; text-align: center; padding: 4px 0; border-radius: 4px; background: #1c7ed6; color: #fff; font-weight: bold; }
+</style>
+<div class="co">
+<div class="line"><i class="thumb"></i><span>Desk lamp</span><em>x1</em><b>39.90</b></div>
+<div class="line"><i class="thumb g"></i><span id="i2">Cable tray</span><em>x2</em><b>24.00</b></div>
+<div class="sum">Shipping<b>4.50</b></div>
+<div class="sum">Total<b>68.40</b></div>
+<div class="pay">Pay now</div></div>
+""",
+    "joblog": """
+<style>
+.jl { margin: 8px 12px; font-size: 10px; color: #2c3136; }
+.jl h4 { margin: 0 0 4px; font-size: 12px; }
+.step { display: flex; align-items: center; padding: 2px 0; }
+.dot { width: 8px; height: 8px; border-radius: 4px; background: #40c057; margin-right: 6px; }
+.dot.fail { background: #fa5252; }
+.step span { flex: 1; }
+.step time { color: #8b939b; font-variant-numeric: tabular-nums; }
+.log { margin-top: 5px; padding: 4px 6px; background: #f8f9fa; border: 1px solid #e3e7ea; font-family: monospace; font-size: 9px; color: #495057; }
+</style>
+<div class="jl"><h4>build-linux #412</h4>
+<div class="step"><i class="dot"></i><span>Check out</span><time>0:03</time></div>
+<div class="step"><i class="dot"></i><span>Resolve packages</span><time>0:41</time></div>
+<div class="step"><i class="dot fail"></i><span id="s3">Run tests</span><time>6:12</time></div>
+<div class="log">XCTAssertEqual failed: 3 != 4</div></div>
+""",
+    "agenda": """
+<style>
+.ag { margin: 8px 12px; font-size: 11px; color: #272c31; }
+.slot { display: flex; padding: 3px 0; }
+.slot time { width: 38px; color: #858d96; font-size: 9px; padding-top: 1px; }
+.ev { flex: 1; padding: 2px 6px; border-radius: 3px; background: #e7f5ff; border-left: 2px solid #339af0; }
+.ev.busy { background: #fff0f6; border-left-color: #e64980; }
+.ev small { display: block; color: #6f7881; font-size: 9px; }
+</style>
+<div class="ag">
+<div class="slot"><time>09:00</time><div class="ev">Stand-up<small>Room 2</small></div></div>
+<div class="slot"><time>10:30</time><div class="ev busy" id="e2">Design review<small>Video call</small></div></div>
+<div class="slot"><time>13:00</time><div class="ev">Pairing: tune v2<small>Desk 14</small></div></div></div>
+""",
+    "player": """
+<style>
+.pl { margin: 8px 12px; font-size: 11px; color: #24292e; display: flex; align-items: center; }
+.art { width: 56px; height: 56px; border-radius: 4px; background: linear-gradient(135deg, #5f3dc4, #e64980); margin-right: 10px; }
+.pl strong { display: block; font-size: 12px; }
+.pl .by { color: #7b838c; font-size: 9px; }
+.track { height: 3px; background: #dee2e6; border-radius: 2px; margin: 6px 0 2px; width: 180px; }
+.track i { display: block; height: 3px; width: 40%; background: #5f3dc4; border-radius: 2px; }
+.times { display: flex; width: 180px; font-size: 9px; color: #868e96; }
+.times span:last-child { margin-left: auto; }
+</style>
+<div class="pl"><div class="art"></div><div><strong id="tt">Night Drive</strong><span class="by">Lumen Quartet</span>
+<div class="track"><i></i></div><div class="times"><span>1:24</span><span>3:51</span></div></div></div>
+""",
+}
+
+BLIND14_CHANGES = [
+    ("forecast", "word", '<span class="hi" id="h1">19&deg;</span>', '<span class="hi" id="h1">18&deg;</span>', "other-machine"),
+    ("forecast", "text-colour", ".lo { color: #6c757d;", ".lo { color: #5c656d;", "hinting-full"),
+    ("forecast", "icon-removed", '<span>Tue</span><i class="rain"></i>', '<span>Tue</span><i class="rain" style="visibility:hidden"></i>',
+     "jpeg-q95"),
+    ("checkout", "word", '<span id="i2">Cable tray</span>', '<span id="i2">Cable trays</span>', "hinting-medium"),
+    ("checkout", "button-colour", ".pay { margin-top: 6px; text-align: center; padding: 4px 0; border-radius: 4px; background: #1c7ed6;",
+     ".pay { margin-top: 6px; text-align: center; padding: 4px 0; border-radius: 4px; background: #1971c2;", "display-p3"),
+    ("checkout", "border-removed", ".line { display: flex; align-items: center; padding: 4px 0; border-bottom: 1px solid #e9ecef; }",
+     ".line { display: flex; align-items: center; padding: 4px 0; border-bottom: 1px solid transparent; }", "lcd-text"),
+    ("checkout", "moved-2px", '<div class="sum">Shipping', '<div class="sum" style="margin-left:2px">Shipping', "hinting-none"),
+    ("joblog", "word", '<span id="s3">Run tests</span>', '<span id="s3">Run test</span>', "no-subpixel-pos"),
+    ("joblog", "text-colour", ".step time { color: #8b939b;", ".step time { color: #7b838b;", "other-machine"),
+    ("joblog", "letter-spacing", "XCTAssertEqual failed: 3 != 4", '<span style="letter-spacing:0.4px">XCTAssertEqual failed: 3 != 4</span>',
+     "swiftshader"),
+    ("agenda", "word", "Pairing: tune v2", "Pairing: tune v3", "hinting-full"),
+    ("agenda", "button-colour", ".ev { flex: 1; padding: 2px 6px; border-radius: 3px; background: #e7f5ff;",
+     ".ev { flex: 1; padding: 2px 6px; border-radius: 3px; background: #d0ebff;", "jpeg-q90"),
+    ("agenda", "moved-2px", '<div class="ev busy" id="e2">', '<div class="ev busy" id="e2" style="margin-left:2px">', "lcd-text"),
+    ("player", "word", '<span class="by">Lumen Quartet</span>', '<span class="by">Lumen Quintet</span>', "hinting-medium"),
+    ("player", "text-colour", ".times { display: flex; width: 180px; font-size: 9px; color: #868e96; }",
+     ".times { display: flex; width: 180px; font-size: 9px; color: #767e86; }", "generic-rgb"),
+    ("player", "letter-spacing", '<strong id="tt">Night Drive</strong>', '<strong id="tt" style="letter-spacing:0.5px">Night Drive</strong>',
+     "no-subpixel-pos"),
+    ("player", "border-removed", ".track { height: 3px; background: #dee2e6;", ".track { height: 3px; background: transparent;",
+     "hinting-none"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2767,7 +2888,8 @@ def main():
                  "blind6": (BLIND6_PAGES, BLIND6_CHANGES), "blind7": (BLIND7_PAGES, BLIND7_CHANGES),
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
                  "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES),
-                 "blind12": (BLIND12_PAGES, BLIND12_CHANGES), "blind13": (BLIND13_PAGES, BLIND13_CHANGES)}
+                 "blind12": (BLIND12_PAGES, BLIND12_CHANGES), "blind13": (BLIND13_PAGES, BLIND13_CHANGES),
+                 "blind14": (BLIND14_PAGES, BLIND14_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
@@ -2775,13 +2897,14 @@ def main():
                        ("blind6", "the sixth blind set"), ("blind7", "the seventh blind set"),
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
                        ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set"),
-                       ("blind12", "the twelfth blind set"), ("blind13", "the thirteenth blind set")]:
+                       ("blind12", "the twelfth blind set"), ("blind13", "the thirteenth blind set"),
+                       ("blind14", "the fourteenth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind13 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind14 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2862,6 +2985,9 @@ LATER_BLIND_SETS = {
                            "colour conversion changed on it"),
     "blind13": ("thirteenth", "the twelfth blind set had been measured and two coherent-change rules changed on it "
                               "(an ink of another hue, a colour step alone on an unchanged page)"),
+    "blind14": ("fourteenth", "the thirteenth blind set had been measured, with no rule changed on it, and before any "
+                              "rule was written for the changes its misses share (text recoloured or retyped under "
+                              "text noise)"),
 }
 
 
