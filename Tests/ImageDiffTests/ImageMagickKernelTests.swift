@@ -89,6 +89,54 @@ final class ImageMagickKernelTests: XCTestCase {
         }
     }
 
+    /// The kernel's shortcuts equal the reference too: eight pixels the same in both images
+    /// (only red is tinted), and eight pixel pairs that repeat the eight before (flat ground):
+    /// rows of a few colours in runs, the new image a copy of the reference with some pixels
+    /// changed, and fourth bytes below 255 in images without alpha.
+    func testBlendRowKernelShortcutsEqualScalarReference() {
+        var generator = SplitMix(seed: 0x5A3E)
+        let palette: [[UInt8]] = [[255, 255, 255, 255], [0, 0, 0, 255], [153, 0, 0, 255], [12, 200, 99, 255], [40, 40, 40, 7]]
+        for count in [8, 9, 16, 24, 31, 64, 257] {
+            for changedShare in [0, 1, 10, 50] {
+                var reference: [UInt8] = []
+                while reference.count < count * 4 {
+                    let colour = palette[Int(generator.next() % UInt64(palette.count))]
+                    for _ in 0..<(1 + Int(generator.next() % 20)) { reference += colour }
+                }
+                reference = Array(reference.prefix(count * 4))
+                var failure = reference
+                for pixel in 0..<count where Int(generator.next() % 100) < changedShare {
+                    failure[pixel * 4 + Int(generator.next() % 4)] &+= UInt8(1 + generator.next() % 255)
+                }
+                for (referenceHasAlpha, failureHasAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
+                    for rounding in ImageMagickRounding.allCases {
+                        let kernel = ImageMagickBlend.RowKernel(
+                            referenceHasAlpha: referenceHasAlpha, failureHasAlpha: failureHasAlpha, rounding: rounding)
+                        var vectorized = [UInt8](repeating: 0, count: count * 4)
+                        var scalar = [UInt8](repeating: 1, count: count * 4)
+                        reference.withUnsafeBufferPointer { ref in
+                            failure.withUnsafeBufferPointer { fail in
+                                guard let ref = ref.baseAddress, let fail = fail.baseAddress else { return }
+                                kernel.blend(reference: ref, failure: fail, count: count, into: &vectorized)
+                                kernel.blendScalar(reference: ref, failure: fail, count: count, into: &scalar)
+                            }
+                        }
+                        XCTAssertEqual(vectorized, scalar, "\(count) pixels, \(changedShare) % changed, \(referenceHasAlpha)/\(failureHasAlpha), \(rounding)")
+                    }
+                }
+            }
+        }
+        // Eight zero pixels, which the kernel's memory of the eight before holds at first.
+        let zeros = [UInt8](repeating: 0, count: 32), twos = [UInt8](repeating: 2, count: 32)
+        for (reference, failure) in [(zeros, zeros), (twos, zeros), (zeros, twos)] {
+            let kernel = ImageMagickBlend.RowKernel(referenceHasAlpha: false, failureHasAlpha: false, rounding: .im7)
+            var vectorized = [UInt8](repeating: 0, count: 32), scalar = [UInt8](repeating: 1, count: 32)
+            kernel.blend(reference: reference, failure: failure, count: 8, into: &vectorized)
+            kernel.blendScalar(reference: reference, failure: failure, count: 8, into: &scalar)
+            XCTAssertEqual(vectorized, scalar)
+        }
+    }
+
     func testOpaqueBlendFormulas() {
         XCTAssertEqual(ImageMagickBlend.opaqueBlend8(255, 0, .im6), 153)
         XCTAssertEqual(ImageMagickBlend.opaqueBlend8(1, 0, .im6), 0)

@@ -205,7 +205,8 @@ public enum ImageMagickBlend {
 
     /// The overlay of one row of 8-bit RGBA pixels: eight or four opaque pixel pairs at a time
     /// in SIMD lanes (the closed integer forms), the others one by one in ImageMagick's
-    /// arithmetic.
+    /// arithmetic. Eight opaque pairs equal to the eight before reuse their blend, and eight
+    /// unchanged pixels (the same bytes in both images) have only their red tinted.
     package struct RowKernel: Sendable {
         let referenceHasAlpha: Bool
         let failureHasAlpha: Bool
@@ -249,16 +250,29 @@ public enum ImageMagickBlend {
             }
             let opaqueAlphas = SIMD8<UInt32>(repeating: 0xFF00_0000)
             let (referenceOpaqueLanes, failureOpaqueLanes) = (SIMD8(repeating: referenceOpaque), SIMD8(repeating: failureOpaque))
+            // The last eight opaque pixel pairs and their blend (at first, zero bytes'): flat
+            // ground repeats them along a row.
+            var lastEight = (reference: SIMD16<UInt16>(), failure: SIMD16<UInt16>(), blended: SIMD16<UInt16>())
+            lastEight.blended = blendOpaque(lastEight.reference, lastEight.failure, redLift: eightPixelRedLift, greenLanes: eightPixelGreenLanes)
             var x = 0
             while x + 4 <= count {
                 let offset = x * 4
                 if x + 8 <= count {
-                    let alphas = (ref.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | referenceOpaqueLanes)
-                        & (fail.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self) | failureOpaqueLanes) & opaqueAlphas
+                    let s = ref.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self)
+                    let d = fail.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self)
+                    let alphas = (unsafeBitCast(s, to: SIMD8<UInt32>.self) | referenceOpaqueLanes)
+                        & (unsafeBitCast(d, to: SIMD8<UInt32>.self) | failureOpaqueLanes) & opaqueAlphas
                     if alphas == opaqueAlphas {
-                        blendOpaque(
-                            ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset), redLift: eightPixelRedLift,
-                            greenLanes: eightPixelGreenLanes)
+                        let blended: SIMD16<UInt16>
+                        if sameBytes(lastEight.reference, s) && sameBytes(lastEight.failure, d) {
+                            blended = lastEight.blended
+                        } else if sameBytes(s, d) {
+                            blended = blendUnchanged(s, redLift: eightPixelRedLift)
+                        } else {
+                            blended = blendOpaque(s, d, redLift: eightPixelRedLift, greenLanes: eightPixelGreenLanes)
+                        }
+                        UnsafeMutableRawPointer(output + offset).storeBytes(of: blended, as: SIMD16<UInt16>.self)
+                        lastEight = (s, d, blended)
                         x += 8
                         continue
                     }
@@ -269,9 +283,10 @@ public enum ImageMagickBlend {
                         & (fail.loadUnaligned(fromByteOffset: offset + lane * 4, as: UInt32.self) | failureOpaque)
                 }
                 if alphas >= 0xFF00_0000 {
-                    blendOpaque(
-                        ref + offset, fail + offset, into: UnsafeMutableRawPointer(output + offset), redLift: redLift,
-                        greenLanes: greenLanes)
+                    let blended = blendOpaque(
+                        ref.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self),
+                        fail.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self), redLift: redLift, greenLanes: greenLanes)
+                    UnsafeMutableRawPointer(output + offset).storeBytes(of: blended, as: SIMD8<UInt16>.self)
                 } else {
                     for pixel in x..<(x + 4) { blendRemembering(pixel * 4) }
                 }
@@ -295,17 +310,35 @@ public enum ImageMagickBlend {
         /// (R, B) and the high bytes (G, A) of each 16-bit word are blended apart and put back
         /// together. `redLift` and `greenLanes` are the lane constants at that width.
         @inline(__always)
-        func blendOpaque<Lanes: SIMD<UInt16>>(
-            _ ref: UnsafeRawPointer, _ fail: UnsafeRawPointer, into output: UnsafeMutableRawPointer,
-            redLift: Lanes, greenLanes: Lanes
-        ) {
-            let s = ref.loadUnaligned(as: Lanes.self), d = fail.loadUnaligned(as: Lanes.self)
+        func blendOpaque<Lanes: SIMD<UInt16>>(_ s: Lanes, _ d: Lanes, redLift: Lanes, greenLanes: Lanes) -> Lanes {
+            let low = Lanes(repeating: 0xFF)
+            let redBlue = blend(liftedRed(s, redLift: redLift), d & low)
+            let greenAlpha = blend(s &>> 8, d &>> 8) & greenLanes | (d &>> 8) & ~greenLanes
+            return redBlue | greenAlpha &<< 8
+        }
+
+        /// Whether eight pixels hold the same bytes; in 64-bit lanes, since the comparison of
+        /// sixteen 16-bit lanes compiles to one lane at a time.
+        @inline(__always)
+        func sameBytes(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> Bool {
+            unsafeBitCast(a, to: SIMD4<UInt64>.self) ^ unsafeBitCast(b, to: SIMD4<UInt64>.self) == SIMD4<UInt64>()
+        }
+
+        /// ``blendOpaque(_:_:redLift:greenLanes:)`` of pixels over themselves: a blend of equal
+        /// samples is that sample, so only red, lifted by the tint, changes.
+        @inline(__always)
+        func blendUnchanged<Lanes: SIMD<UInt16>>(_ s: Lanes, redLift: Lanes) -> Lanes {
+            let low = Lanes(repeating: 0xFF)
+            return blend(liftedRed(s, redLift: redLift), s & low) | s & ~low
+        }
+
+        /// The low byte of each lane plus `redLift`, saturated at 255: the tinted red (even
+        /// lanes) and blue as it is (odd lanes).
+        @inline(__always)
+        func liftedRed<Lanes: SIMD<UInt16>>(_ s: Lanes, redLift: Lanes) -> Lanes {
             let low = Lanes(repeating: 0xFF)
             let lifted = (s & low) &+ redLift
-            let red = (lifted | (0 &- (lifted &>> 8))) & low
-            let redBlue = blend(red, d & low)
-            let greenAlpha = blend(s &>> 8, d &>> 8) & greenLanes | (d &>> 8) & ~greenLanes
-            output.storeBytes(of: redBlue | greenAlpha &<< 8, as: Lanes.self)
+            return (lifted | (0 &- (lifted &>> 8))) & low
         }
 
         @inline(__always)
