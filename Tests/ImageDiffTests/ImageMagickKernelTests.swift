@@ -68,23 +68,7 @@ final class ImageMagickKernelTests: XCTestCase {
                     guard index % 4 == 3 else { return value }
                     return Int(value) < translucentShare ? value : 255
                 } }
-                let reference = bytes(), failure = bytes()
-                for (referenceHasAlpha, failureHasAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
-                    for rounding in ImageMagickRounding.allCases {
-                        let kernel = ImageMagickBlend.RowKernel(
-                            referenceHasAlpha: referenceHasAlpha, failureHasAlpha: failureHasAlpha, rounding: rounding)
-                        var vectorized = [UInt8](repeating: 0, count: count * 4)
-                        var scalar = [UInt8](repeating: 1, count: count * 4)
-                        reference.withUnsafeBufferPointer { ref in
-                            failure.withUnsafeBufferPointer { fail in
-                                guard let ref = ref.baseAddress, let fail = fail.baseAddress else { return }
-                                kernel.blend(reference: ref, failure: fail, count: count, into: &vectorized)
-                                kernel.blendScalar(reference: ref, failure: fail, count: count, into: &scalar)
-                            }
-                        }
-                        XCTAssertEqual(vectorized, scalar, "\(count) pixels, \(translucentShare), \(referenceHasAlpha)/\(failureHasAlpha), \(rounding)")
-                    }
-                }
+                assertBlendKernelEqualsScalar(bytes(), bytes(), "\(count) pixels, \(translucentShare)")
             }
         }
     }
@@ -108,32 +92,38 @@ final class ImageMagickKernelTests: XCTestCase {
                 for pixel in 0..<count where Int(generator.next() % 100) < changedShare {
                     failure[pixel * 4 + Int(generator.next() % 4)] &+= UInt8(1 + generator.next() % 255)
                 }
-                for (referenceHasAlpha, failureHasAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
-                    for rounding in ImageMagickRounding.allCases {
-                        let kernel = ImageMagickBlend.RowKernel(
-                            referenceHasAlpha: referenceHasAlpha, failureHasAlpha: failureHasAlpha, rounding: rounding)
-                        var vectorized = [UInt8](repeating: 0, count: count * 4)
-                        var scalar = [UInt8](repeating: 1, count: count * 4)
-                        reference.withUnsafeBufferPointer { ref in
-                            failure.withUnsafeBufferPointer { fail in
-                                guard let ref = ref.baseAddress, let fail = fail.baseAddress else { return }
-                                kernel.blend(reference: ref, failure: fail, count: count, into: &vectorized)
-                                kernel.blendScalar(reference: ref, failure: fail, count: count, into: &scalar)
-                            }
-                        }
-                        XCTAssertEqual(vectorized, scalar, "\(count) pixels, \(changedShare) % changed, \(referenceHasAlpha)/\(failureHasAlpha), \(rounding)")
-                    }
-                }
+                assertBlendKernelEqualsScalar(reference, failure, "\(count) pixels, \(changedShare) % changed")
             }
         }
         // Eight zero pixels, which the kernel's memory of the eight before holds at first.
         let zeros = [UInt8](repeating: 0, count: 32), twos = [UInt8](repeating: 2, count: 32)
         for (reference, failure) in [(zeros, zeros), (twos, zeros), (zeros, twos)] {
-            let kernel = ImageMagickBlend.RowKernel(referenceHasAlpha: false, failureHasAlpha: false, rounding: .im7)
-            var vectorized = [UInt8](repeating: 0, count: 32), scalar = [UInt8](repeating: 1, count: 32)
-            kernel.blend(reference: reference, failure: failure, count: 8, into: &vectorized)
-            kernel.blendScalar(reference: reference, failure: failure, count: 8, into: &scalar)
-            XCTAssertEqual(vectorized, scalar)
+            assertBlendKernelEqualsScalar(reference, failure, "zeros")
+        }
+    }
+
+    /// The row kernel's blend of `reference` over `failure` (RGBA rows of one length) equals
+    /// its scalar reference under every alpha-ness and rounding.
+    private func assertBlendKernelEqualsScalar(
+        _ reference: [UInt8], _ failure: [UInt8], _ label: String, line: UInt = #line
+    ) {
+        let count = reference.count / 4
+        for (referenceHasAlpha, failureHasAlpha) in [(false, false), (true, true), (true, false), (false, true)] {
+            for rounding in ImageMagickRounding.allCases {
+                let kernel = ImageMagickBlend.RowKernel(
+                    referenceHasAlpha: referenceHasAlpha, failureHasAlpha: failureHasAlpha, rounding: rounding)
+                var vectorized = [UInt8](repeating: 0, count: count * 4)
+                var scalar = [UInt8](repeating: 1, count: count * 4)
+                reference.withUnsafeBufferPointer { ref in
+                    failure.withUnsafeBufferPointer { fail in
+                        guard let ref = ref.baseAddress, let fail = fail.baseAddress else { return }
+                        kernel.blend(reference: ref, failure: fail, count: count, into: &vectorized)
+                        kernel.blendScalar(reference: ref, failure: fail, count: count, into: &scalar)
+                    }
+                }
+                XCTAssertEqual(
+                    vectorized, scalar, "\(label), \(referenceHasAlpha)/\(failureHasAlpha), \(rounding)", line: line)
+            }
         }
     }
 
