@@ -3,11 +3,17 @@ import ImageCodecs
 import ImageDiff
 
 // decode-all FOLDER... [--threads N]
+// decode-all REF_DIR NEW_DIR --time-blends
 //
 // The decode floor of `imgdiff batch`: decodes every image file under the given folders with
 // `ImageDecoder.decode(contentsOf:)`, the decoder batch uses, on N worker threads (default one
 // per core, as batch), and prints how many it decoded. Exit status 2 on a usage error or when
 // any file fails to decode (each failure is one line on stderr).
+//
+// With --time-blends, what writing a blend per pair costs beyond decoding: each pair (the same
+// path under both folders) is decoded, one pair at a time and untimed, and then its review
+// overlay (`ImageMagickBlend.Renderer`) rendered and encoded as PNG in memory (`PNGEncoder`, as
+// imgdiff encodes it, its bands on all cores), timed. Prints the encoding's total wall time.
 //
 // Files are found as batch finds them: recursively, hidden files and folders skipped, by
 // extension (png jpg jpeg gif bmp tif tiff webp ppm pgm pnm).
@@ -38,8 +44,10 @@ func imageFiles(under folder: String) -> [String] {
     return files.sorted()
 }
 
+let usage = "usage: decode-all FOLDER... [--threads N] | decode-all REF_DIR NEW_DIR --time-blends"
 var folders: [String] = []
 var threads = ProcessInfo.processInfo.activeProcessorCount
+var timesBlends = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -48,16 +56,22 @@ while let argument = arguments.popFirst() {
             fail("--threads needs a whole number of at least 1")
         }
         threads = value
+    case "--time-blends":
+        timesBlends = true
     case "-h", "--help":
-        print("usage: decode-all FOLDER... [--threads N]")
+        print(usage)
         exit(0)
     default:
         folders.append(argument)
     }
 }
-if folders.isEmpty { fail("usage: decode-all FOLDER... [--threads N]") }
+if folders.isEmpty || timesBlends && folders.count != 2 { fail(usage) }
 
-let files = folders.flatMap(imageFiles(under:))
+/// The relative paths of `folder`'s images.
+func relativeImagePaths(under folder: String) -> Set<String> {
+    let prefix = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.path + "/"
+    return Set(imageFiles(under: folder).map { String(URL(fileURLWithPath: $0).standardizedFileURL.path.dropFirst(prefix.count)) })
+}
 
 /// The workers' shared state: the next file to take, and what they decoded.
 final class Work: @unchecked Sendable {
@@ -89,16 +103,15 @@ final class Work: @unchecked Sendable {
     }
 }
 
-/// Decodes `files` on `threadCount` threads, each taking the next file until none is left.
-func decodeAll(_ files: [String], threadCount: Int) -> Work {
-    let work = Work()
+/// Runs `job` for 0..<count on `threadCount` threads, each taking the next index until none is left.
+func runAll(_ count: Int, threadCount: Int, work: Work, _ job: @escaping @Sendable (Int) throws(ImageFileError) -> Void) {
     let done = DispatchGroup()
-    for _ in 0..<max(1, min(threadCount, files.count)) {
+    for _ in 0..<threadCount {
         done.enter()
         let worker = Thread {
-            while let index = work.take(limit: files.count) {
+            while let index = work.take(limit: count) {
                 do throws(ImageFileError) {
-                    work.record(try ImageDecoder.decode(contentsOf: files[index]))
+                    try job(index)
                 } catch {
                     work.record(failure: error.description)
                 }
@@ -109,11 +122,46 @@ func decodeAll(_ files: [String], threadCount: Int) -> Work {
         worker.start()
     }
     done.wait()
-    return work
 }
 
-let workerCount = max(1, min(threads, files.count))
-let work = decodeAll(files, threadCount: workerCount)
-for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
-print("\(work.decoded) images decoded (\(work.pixels) pixels) on \(workerCount) threads; \(work.failures.count) failed")
+let work = Work()
+if timesBlends {
+    let (reference, new) = (folders[0], folders[1])
+    let pairs = relativeImagePaths(under: reference).intersection(relativeImagePaths(under: new)).sorted()
+    var encoding = Duration.zero, encodedBytes = 0
+    let clock = ContinuousClock()
+    for path in pairs {
+        do throws(ImageCodecError) {
+            let first: RGBAImage, second: RGBAImage
+            do throws(ImageFileError) {
+                (first, second) = (try ImageDecoder.decode(contentsOf: reference + "/" + path), try ImageDecoder.decode(contentsOf: new + "/" + path))
+            } catch {
+                work.record(failure: error.description)
+                continue
+            }
+            let started = clock.now
+            let bytes = first.is16Bit || second.is16Bit
+                ? try PNGEncoder.encode(ImageMagickBlend.render(reference: first, failure: second))
+                : try PNGEncoder.encode(ImageMagickBlend.Renderer(reference: first, failure: second))
+            encoding += clock.now - started
+            encodedBytes += bytes.count
+            work.record(first)
+            work.record(second)
+        } catch {
+            work.record(failure: "\(path): \(error)")
+        }
+    }
+    for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
+    let seconds = Double(encoding.components.seconds) + Double(encoding.components.attoseconds) * 1e-18
+    print("\(pairs.count - work.failures.count) blends rendered and encoded in \(String(format: "%.3f", seconds)) s "
+        + "(\(encodedBytes) bytes; their \(work.decoded) images decoded apart, untimed); \(work.failures.count) failed")
+} else {
+    let files = folders.flatMap(imageFiles(under:))
+    let workerCount = max(1, min(threads, files.count))
+    runAll(files.count, threadCount: workerCount, work: work) { index throws(ImageFileError) in
+        work.record(try ImageDecoder.decode(contentsOf: files[index]))
+    }
+    for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
+    print("\(work.decoded) images decoded (\(work.pixels) pixels) on \(workerCount) threads; \(work.failures.count) failed")
+}
 exit(work.failures.isEmpty ? 0 : 2)
