@@ -103,15 +103,16 @@ final class Work: @unchecked Sendable {
     }
 }
 
-/// Runs `job` for 0..<count on `threadCount` threads, each taking the next index until none is left.
-func runAll(_ count: Int, threadCount: Int, work: Work, _ job: @escaping @Sendable (Int) throws(ImageFileError) -> Void) {
+/// Decodes `files` on `threadCount` threads, each taking the next file until none is left.
+func decodeAll(_ files: [String], threadCount: Int) -> Work {
+    let work = Work()
     let done = DispatchGroup()
-    for _ in 0..<threadCount {
+    for _ in 0..<max(1, min(threadCount, files.count)) {
         done.enter()
         let worker = Thread {
-            while let index = work.take(limit: count) {
+            while let index = work.take(limit: files.count) {
                 do throws(ImageFileError) {
-                    try job(index)
+                    work.record(try ImageDecoder.decode(contentsOf: files[index]))
                 } catch {
                     work.record(failure: error.description)
                 }
@@ -122,46 +123,41 @@ func runAll(_ count: Int, threadCount: Int, work: Work, _ job: @escaping @Sendab
         worker.start()
     }
     done.wait()
+    return work
 }
 
-let work = Work()
-if timesBlends {
-    let (reference, new) = (folders[0], folders[1])
+/// Decodes each pair of `reference` and `new` (untimed) and times rendering and encoding its
+/// blend; prints the total and exits.
+func timeBlends(reference: String, new: String) -> Never {
     let pairs = relativeImagePaths(under: reference).intersection(relativeImagePaths(under: new)).sorted()
-    var encoding = Duration.zero, encodedBytes = 0
+    var encoding = Duration.zero, encodedBytes = 0, failures: [String] = []
     let clock = ContinuousClock()
     for path in pairs {
-        do throws(ImageCodecError) {
-            let first: RGBAImage, second: RGBAImage
-            do throws(ImageFileError) {
-                (first, second) = (try ImageDecoder.decode(contentsOf: reference + "/" + path), try ImageDecoder.decode(contentsOf: new + "/" + path))
-            } catch {
-                work.record(failure: error.description)
-                continue
-            }
+        do {
+            let first = try ImageDecoder.decode(contentsOf: reference + "/" + path)
+            let second = try ImageDecoder.decode(contentsOf: new + "/" + path)
             let started = clock.now
             let bytes = first.is16Bit || second.is16Bit
                 ? try PNGEncoder.encode(ImageMagickBlend.render(reference: first, failure: second))
                 : try PNGEncoder.encode(ImageMagickBlend.Renderer(reference: first, failure: second))
             encoding += clock.now - started
             encodedBytes += bytes.count
-            work.record(first)
-            work.record(second)
         } catch {
-            work.record(failure: "\(path): \(error)")
+            failures.append("\(path): \(error)")
         }
     }
-    for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
+    for failure in failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
     let seconds = Double(encoding.components.seconds) + Double(encoding.components.attoseconds) * 1e-18
-    print("\(pairs.count - work.failures.count) blends rendered and encoded in \(String(format: "%.3f", seconds)) s "
-        + "(\(encodedBytes) bytes; their \(work.decoded) images decoded apart, untimed); \(work.failures.count) failed")
-} else {
-    let files = folders.flatMap(imageFiles(under:))
-    let workerCount = max(1, min(threads, files.count))
-    runAll(files.count, threadCount: workerCount, work: work) { index throws(ImageFileError) in
-        work.record(try ImageDecoder.decode(contentsOf: files[index]))
-    }
-    for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
-    print("\(work.decoded) images decoded (\(work.pixels) pixels) on \(workerCount) threads; \(work.failures.count) failed")
+    print("\(pairs.count - failures.count) blends rendered and encoded in \(String(format: "%.3f", seconds)) s "
+        + "(\(encodedBytes) bytes; their images decoded apart, untimed); \(failures.count) failed")
+    exit(failures.isEmpty ? 0 : 2)
 }
+
+if timesBlends { timeBlends(reference: folders[0], new: folders[1]) }
+
+let files = folders.flatMap(imageFiles(under:))
+let workerCount = max(1, min(threads, files.count))
+let work = decodeAll(files, threadCount: workerCount)
+for failure in work.failures { FileHandle.standardError.write(Data("decode-all: \(failure)\n".utf8)) }
+print("\(work.decoded) images decoded (\(work.pixels) pixels) on \(workerCount) threads; \(work.failures.count) failed")
 exit(work.failures.isEmpty ? 0 : 2)
