@@ -103,6 +103,33 @@ final class DeltaETests: XCTestCase {
         XCTAssertGreaterThan(outcomes.notBelow, 100_000)
     }
 
+    /// ``DeltaECache`` answers a pair either with its ΔE94 or, only when that is below the
+    /// floor asked with, with nil: whatever it kept of the pair from a higher or a lower floor
+    /// before. Each pair is asked three times in a row, at floors that rise and fall, and every
+    /// kind of answer is seen.
+    func testDeltaECacheAnswersAsTheFullDeltaEAtRisingAndFallingFloors() {
+        var random = SplitMix(seed: 4096)
+        var cache = DeltaECache(), labCache = LabCache()
+        var answers = (measured: 0, below: 0)
+        for index in 0..<30_000 {
+            let (p, q) = Self.colourPair(index, &random)
+            let (a, b) = ([p.r, p.g, p.b, 255], [q.r, q.g, q.b, 255])
+            let exact = PixelDelta.deltaE(a, b, 0, formula: .cie94)
+            for _ in 0..<3 {
+                let floor = [0, 0.5, 1, 2.3, 4.6, 10, 30, 80][Int(random.next() % 8)]
+                if let answer = cache.deltaE(a, b, 0, formula: .cie94, unlessBelow: floor, labCache: &labCache) {
+                    XCTAssertEqual(answer, exact, "ΔE94 of \(p) and \(q)")
+                    answers.measured += 1
+                } else {
+                    XCTAssertLessThan(exact, floor, "\(p) and \(q) answered below the floor \(floor)")
+                    answers.below += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(answers.measured, 20_000)
+        XCTAssertGreaterThan(answers.below, 20_000)
+    }
+
     /// The ssim-cie94 mode decides every pixel whose ΔE is not within
     /// `PlaywrightLab.approximationMargin` of the threshold or of the largest so far by the
     /// approximate ΔE94 alone, so that must lie within a thousandth of the margin of

@@ -487,7 +487,9 @@ struct DeltaECache {
     private var values: [Double] = []
 
     /// ΔE of the pixels at byte offset `k`, as ``PixelDelta/deltaE(_:_:_:formula:)``; or nil
-    /// when it is not cached and ``DeltaEBound`` puts it below `floor`.
+    /// when it is not cached and ``DeltaEBound`` puts it below `floor`. A pair the bound put
+    /// below a floor is cached as that floor, negated (every ΔE is at least zero, and a floor
+    /// the bound beats is above it): it is below any floor as high again without its bound.
     @inline(__always)
     mutating func deltaE(
         _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int, formula: DeltaEFormula,
@@ -501,8 +503,16 @@ struct DeltaECache {
             keys = [UInt64](repeating: .max, count: 1 << Self.bits)
             values = [Double](repeating: 0, count: 1 << Self.bits)
         }
-        if keys[slot] == key { return values[slot] }
-        if DeltaEBound.isSurelyBelow(floor, first, second, formula: formula) { return nil }
+        if keys[slot] == key {
+            let cached = values[slot]
+            if cached >= 0 { return cached }
+            if floor >= -cached { return nil }
+        }
+        if DeltaEBound.isSurelyBelow(floor, first, second, formula: formula) {
+            keys[slot] = key
+            values[slot] = -floor
+            return nil
+        }
         let value = formula.difference(
             labCache.lab(r: first.r, g: first.g, b: first.b), labCache.lab(r: second.r, g: second.g, b: second.b))
         keys[slot] = key
