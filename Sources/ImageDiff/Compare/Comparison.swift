@@ -286,6 +286,13 @@ extension RGBAImage {
 
 /// Per-pixel measures shared by the comparison and the renderers.
 package enum PixelDelta {
+    /// The RGBA bytes of pixel `index` of `pixels` as one word: two pixels with the same word
+    /// are the same colour.
+    @inline(__always)
+    package static func word(_ pixels: UnsafePointer<UInt8>, _ index: Int) -> UInt32 {
+        UnsafeRawPointer(pixels + index * 4).loadUnaligned(as: UInt32.self)
+    }
+
     /// The largest |Δ| over R, G, B, A; 0 when both pixels are fully transparent.
     @inline(__always)
     package static func maxChannelDelta(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int) -> Int {

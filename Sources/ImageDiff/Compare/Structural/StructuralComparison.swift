@@ -844,14 +844,19 @@ package enum StructuralComparison {
                         else { return occupied }
                         var labCache = LabCache()
                         var rowTiles = [TileChange](repeating: TileChange(), count: columns)
+                        var previous = (reference: UInt32(0), actual: UInt32(0), change: 0.0)
                         for tileRow in tileRows {
                             for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
                                 DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
                                     let index = y * width + x
-                                    let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
-                                    let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
-                                        - labCache.lab(r: before.r, g: before.g, b: before.b).l
-                                    rowTiles[x / coherentTile].add(change, x: x, y: y)
+                                    let pair = (PixelDelta.word(a, index), PixelDelta.word(b, index))
+                                    if pair != (previous.reference, previous.actual) {
+                                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                                            - labCache.lab(r: before.r, g: before.g, b: before.b).l
+                                        previous = (pair.0, pair.1, change)
+                                    }
+                                    rowTiles[x / coherentTile].add(previous.change, x: x, y: y)
                                 }
                             }
                             for column in 0..<columns where rowTiles[column].pixels > 0 {
