@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A change alone on its line: a place where a pair differs strongly, which no single
 /// displacement explains, beside text both images draw the same, where every other strong
 /// difference of the page either lies on the same line or is a moved copy of what was there.
@@ -59,7 +61,7 @@ enum IsolatedChange {
         while !pending.isEmpty {
             let index = pending.remove(at: pending.firstIndex { !sharesRows($0) } ?? 0)
             let box = clusters[index].boundingBox
-            guard !(fitsSearch(box) && isDisplaced(clusters[index], reference, actual, rule: rule)) else { continue }
+            guard !(fitsSearch(box) && isDisplaced(clusters[index], reference, actual, rule: rule, bands: bands)) else { continue }
             guard sharesRows(index) else { return nil }
             sharedRows = max(sharedRows.lowerBound, box.minY)...min(sharedRows.upperBound, box.maxY)
             (top, bottom) = (min(top, box.minY), max(bottom, box.maxY))
@@ -135,22 +137,41 @@ enum IsolatedChange {
     /// between (as ``StructuralComparison/isNeighbourhoodBlend`` judges a pixel against all its
     /// neighbours). A curve another rasterizer drew leaves a few pixels of its edge so, a
     /// changed glyph a good part of its strokes.
-    static func isDisplaced(_ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+    ///
+    /// Two lanes search at once, each every other displacement, until either finds one that
+    /// explains (`bands` 1 keeps the search on the calling thread, as ``ComparisonOptions/bands``
+    /// keeps a whole-image pass): a changed glyph is searched at every displacement, and the
+    /// answer does not depend on the order.
+    static func isDisplaced(
+        _ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
+    ) -> Bool {
         let enough = max(rule.minimumStrongClusterPixels, (cluster.pixels + 3) / 4)
         let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
         let window = DisplacementWindow(around: cluster.boundingBox, margin: margin, padding: radius, reference, actual)
-        var labCache = LabCache()
         let steps = radius * quarterSteps
         // Nearest first: a small displacement usually explains, and ends the search.
-        var displacements: [(dx: Int, dy: Int)] = []
-        for dy in -steps...steps { for dx in -steps...steps { displacements.append((dx, dy)) } }
         func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
-        displacements.sort { distance($0) < distance($1) }
-        var witnesses: [Int] = []
-        return displacements.contains { dx, dy in
-            window.unexplained(
-                dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: enough, labCache: &labCache, witnesses: &witnesses) < enough
+        let displacements = (-steps...steps).flatMap { dy in (-steps...steps).map { dx in (dx: dx, dy: dy) } }
+            .sorted { distance($0) < distance($1) }
+        let lanes = bands == 1 ? 1 : 2
+        let explained = SearchFlag()
+        RowBands.forEachLane(bands: lanes) { ownLanes in
+            for lane in ownLanes {
+                var labCache = LabCache()
+                var witnesses: [Int] = []
+                for index in stride(from: lane, to: displacements.count, by: lanes) {
+                    let (dx, dy) = displacements[index]
+                    guard !explained.isRaised else { return }
+                    if window.unexplained(
+                        dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: enough, labCache: &labCache, witnesses: &witnesses) < enough
+                    {
+                        explained.raise()
+                        return
+                    }
+                }
+            }
         }
+        return explained.isRaised
     }
 
     /// Displacement steps per pixel: quarter pixels.
@@ -246,6 +267,17 @@ struct ReferenceEdges {
         rows[y] = found
         return found
     }
+}
+
+/// A flag that lanes searching at once raise when one of them finds what they look for, and
+/// read between their steps.
+private final class SearchFlag: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "imgdiff.search-flag")
+    private var raised = false
+
+    var isRaised: Bool { queue.sync { raised } }
+
+    func raise() { queue.sync { raised = true } }
 }
 
 /// Both images' colours (over white) around a box, with a padding beyond it, to test
