@@ -34,14 +34,14 @@ enum IsolatedChange {
         let strong = clusters.indices.filter {
             clusters[$0].pixels >= rule.minimumStrongClusterPixels && clusters[$0].maxDeltaE >= rule.strongDeltaE
         }
-        var edges = ReferenceEdges(reference, actual, rule: rule)
+        var edges = ReferenceEdges(reference, actual, rule: rule, bands: bands)
         // The tests of the change itself first: they are cheaper than a displacement search.
-        let possible = strong.filter { index in
-            let box = clusters[index].boundingBox
-            return clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(box)
+        let inked = strong.filter { index in
+            clusters[index].maxDeltaE >= highContrast(rule) && fitsSearch(clusters[index].boundingBox)
                 && putsDownInk(members[index], reference, actual, rule: rule)
-                && hasUnchangedNeighbours(box, in: &edges)
         }
+        edges.find(rows: inked.flatMap { clusters[$0].boundingBox.minY...clusters[$0].boundingBox.maxY })
+        let possible = inked.filter { hasUnchangedNeighbours(clusters[$0].boundingBox, in: &edges) }
         guard !possible.isEmpty else { return nil }
         var undisplaced: Set<Int> = []
         var sharedRows = Int.min...Int.max, (top, bottom) = (Int.max, Int.min)
@@ -213,16 +213,19 @@ enum IsolatedChange {
 /// drawn the same when the actual image's pixel is within the noise threshold of it. Several
 /// places on the same rows ask for the same rows.
 struct ReferenceEdges {
+    typealias Edge = (x: Int, unchanged: Bool)
     private let reference: RGBAImage
     private let actual: RGBAImage
     private let rule: StructuralRule
+    private let bands: Int
     /// Per row, once found: each edge's column, and whether the actual image draws it the same.
-    private var rows: [[(x: Int, unchanged: Bool)]?]
-    private var labCache = LabCache()
+    private var rows: [[Edge]?]
 
-    init(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) {
-        (self.reference, self.actual, self.rule) = (reference, actual, rule)
-        rows = [[(x: Int, unchanged: Bool)]?](repeating: nil, count: reference.height)
+    /// `bands` as ``ComparisonOptions/bands``: 1 finds rows on the calling thread, otherwise the
+    /// rows a count asks for and has not found are found on all cores.
+    init(_ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0) {
+        (self.reference, self.actual, self.rule, self.bands) = (reference, actual, rule, bands)
+        rows = [[Edge]?](repeating: nil, count: reference.height)
     }
 
     /// The edges on `rows` (within the image): how many lie where `isOwn` holds, how many
@@ -230,9 +233,10 @@ struct ReferenceEdges {
     mutating func counts(rows: ClosedRange<Int>, isOwn: (Int, Int) -> Bool) -> (own: Int, elsewhere: Int, unchangedElsewhere: Int) {
         let (top, bottom) = (max(rows.lowerBound, 0), min(rows.upperBound, reference.height - 1))
         guard top <= bottom else { return (0, 0, 0) }
+        find(rows: top...bottom)
         var own = 0, elsewhere = 0, unchanged = 0
         for y in top...bottom {
-            for edge in edges(onRow: y) {
+            for edge in self.rows[y] ?? [] {
                 if isOwn(edge.x, y) {
                     own += 1
                 } else {
@@ -244,10 +248,25 @@ struct ReferenceEdges {
         return (own, elsewhere, unchanged)
     }
 
-    private mutating func edges(onRow y: Int) -> [(x: Int, unchanged: Bool)] {
-        if let found = rows[y] { return found }
+    /// Finds those of `rows` (within the image) not found yet, at once, in bands of about four
+    /// rows (at most eight).
+    mutating func find(rows wanted: some Sequence<Int>) {
+        let missing = Set(wanted).filter { rows.indices.contains($0) && rows[$0] == nil }.sorted()
+        guard !missing.isEmpty else { return }
+        let bands = bands == 1 ? 1 : max(1, min(8, missing.count / 4))
+        let (reference, actual, rule) = (reference, actual, rule)
+        let found = RowBands.map(height: missing.count, bands: bands) { _, indices in
+            var labCache = LabCache()
+            return indices.map { Self.edges(onRow: missing[$0], reference, actual, rule: rule, labCache: &labCache) }
+        }
+        for (y, edges) in zip(missing, found.joined()) { rows[y] = edges }
+    }
+
+    private static func edges(
+        onRow y: Int, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
+    ) -> [Edge] {
         let width = reference.width
-        var found: [(x: Int, unchanged: Bool)] = []
+        var found: [Edge] = []
         if width >= 2, actual.width == width, actual.height == reference.height {
             reference.pixels.withUnsafeBufferPointer { a in
                 actual.pixels.withUnsafeBufferPointer { b in
@@ -264,7 +283,6 @@ struct ReferenceEdges {
                 }
             }
         }
-        rows[y] = found
         return found
     }
 }

@@ -698,7 +698,7 @@ package enum StructuralComparison {
                 smallOneWay.append((group, groupTiles))
             }
         }
-        let onUnchangedPage = boxes.map { UnchangedPage.holdsAlone($0, reference, actual, rule: rule) } ?? false
+        let onUnchangedPage = boxes.map { UnchangedPage.holdsAlone($0, reference, actual, rule: rule, bands: bands) } ?? false
         // Row-major by first tile, as the groups were found.
         let candidates = onUnchangedPage ? (groups + smallOneWay).sorted { $0.tiles[0] < $1.tiles[0] } : groups
         var judged = [(cluster: DifferenceCluster, pixels: [Int])?](repeating: nil, count: candidates.count)

@@ -13,7 +13,7 @@ enum UnchangedPage {
     /// lightness one way), and those places hold fewer of the reference's edges (pixels whose
     /// right-hand neighbour differs from them by the rule's strong contrast) than the rest of
     /// the page: a page of text that other gamma redrew has its edges in the places it changed.
-    static func holdsAlone(_ boxes: [PixelRect], _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule) -> Bool {
+    static func holdsAlone(_ boxes: [PixelRect], _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0) -> Bool {
         guard !boxes.isEmpty, reference.width == actual.width, reference.height == actual.height else { return false }
         let places = boxes.map { box in
             PixelRect(minX: box.minX - margin, minY: box.minY - margin, maxX: box.maxX + margin, maxY: box.maxY + margin)
@@ -22,7 +22,7 @@ enum UnchangedPage {
             places.contains { $0.minX <= x && x <= $0.maxX && $0.minY <= y && y <= $0.maxY }
         }
         guard differsOnly(where: isInPlace, reference, actual) else { return false }
-        var edges = ReferenceEdges(reference, actual, rule: rule)
+        var edges = ReferenceEdges(reference, actual, rule: rule, bands: bands)
         let counts = edges.counts(rows: 0...Int.max, isOwn: isInPlace)
         return counts.own < counts.elsewhere
     }
