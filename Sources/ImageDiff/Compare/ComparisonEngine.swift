@@ -521,6 +521,24 @@ struct DeltaECache {
     }
 }
 
+/// The value a pass took of the last pixel pair, by the two pixels' RGBA bytes: a pass whose
+/// value is a function of a pixel's two colours alone takes it once for a run of one pair (a
+/// changed element gives one pair pixel after pixel).
+struct LastPair<Value> {
+    private var last: (key: UInt64, value: Value)?
+
+    /// The value of the pixel pair at `index` of `a` and `b`: `compute`'s, unless the last
+    /// pair asked for had the same bytes.
+    @inline(__always)
+    mutating func value(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, pixel index: Int, _ compute: () -> Value) -> Value {
+        let key = UInt64(PixelDelta.word(a, index)) << 32 | UInt64(PixelDelta.word(b, index))
+        if let last, last.key == key { return last.value }
+        let value = compute()
+        last = (key, value)
+        return value
+    }
+}
+
 /// A value that crosses into `concurrentPerform`'s closure; the bands it points into are
 /// disjoint, so no two threads touch the same bytes.
 package struct UncheckedSendable<Value>: @unchecked Sendable {

@@ -844,19 +844,17 @@ package enum StructuralComparison {
                         else { return occupied }
                         var labCache = LabCache()
                         var rowTiles = [TileChange](repeating: TileChange(), count: columns)
-                        var previous = (reference: UInt32(0), actual: UInt32(0), change: 0.0)
+                        var lastPair = LastPair<Double>()
                         for tileRow in tileRows {
                             for y in (tileRow * coherentTile)..<min(height, (tileRow + 1) * coherentTile) {
                                 DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
                                     let index = y * width + x
-                                    let pair = (PixelDelta.word(a, index), PixelDelta.word(b, index))
-                                    if pair != (previous.reference, previous.actual) {
+                                    let change = lastPair.value(a, b, pixel: index) {
                                         let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
-                                        let change = labCache.lab(r: after.r, g: after.g, b: after.b).l
+                                        return labCache.lab(r: after.r, g: after.g, b: after.b).l
                                             - labCache.lab(r: before.r, g: before.g, b: before.b).l
-                                        previous = (pair.0, pair.1, change)
                                     }
-                                    rowTiles[x / coherentTile].add(previous.change, x: x, y: y)
+                                    rowTiles[x / coherentTile].add(change, x: x, y: y)
                                 }
                             }
                             for column in 0..<columns where rowTiles[column].pixels > 0 {
@@ -984,13 +982,15 @@ package enum StructuralComparison {
                     }
                 }
                 var counts = (dark: 0, darkMoved: 0, light: 0, lightMoved: 0)
+                var lastPair = LastPair<(isDark: Bool, isLight: Bool, moved: Bool)>()
                 for index in solid {
-                    let k = index * 4
-                    let before = PixelDelta.rgbOverWhite(a, k), after = PixelDelta.rgbOverWhite(b, k)
-                    let labBefore = labCache.lab(r: before.r, g: before.g, b: before.b)
-                    let (isDark, isLight) = (labBefore.l <= darkest + 1, labBefore.l >= lightest - 1)
+                    let (isDark, isLight, moved) = lastPair.value(a, b, pixel: index) {
+                        let before = PixelDelta.rgbOverWhite(a, index * 4), after = PixelDelta.rgbOverWhite(b, index * 4)
+                        let lightness = labCache.lab(r: before.r, g: before.g, b: before.b).l
+                        let (isDark, isLight) = (lightness <= darkest + 1, lightness >= lightest - 1)
+                        return (isDark, isLight, (isDark || isLight) && labCache.cie94(before, after) > rule.noiseDeltaE)
+                    }
                     guard isDark || isLight else { continue }
-                    let moved = labCache.cie94(before, after) > rule.noiseDeltaE
                     if isDark {
                         counts.dark += 1
                         if moved { counts.darkMoved += 1 }

@@ -55,12 +55,16 @@ struct SubpixelText {
                         let (a, b, bits) = shared.value
                         var counts = (actual: FringeCount(), reference: FringeCount(), marked: 0)
                         guard let a = a.baseAddress, let b = b.baseAddress, let bits = bits.baseAddress else { return counts }
+                        var lastPair = LastPair<(actual: Fringe?, reference: Fringe?)>()
                         for y in rows {
                             DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
                                 let index = y * width + x
+                                let fringes = lastPair.value(a, b, pixel: index) {
+                                    (Self.fringe(b, over: a, at: index * 4), Self.fringe(a, over: b, at: index * 4))
+                                }
                                 counts.marked += 1
-                                counts.actual.add(Self.fringe(b, over: a, at: index * 4))
-                                counts.reference.add(Self.fringe(a, over: b, at: index * 4))
+                                counts.actual.add(fringes.actual)
+                                counts.reference.add(fringes.reference)
                             }
                         }
                         return counts
