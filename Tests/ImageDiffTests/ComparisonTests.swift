@@ -23,6 +23,23 @@ final class ComparisonTests: XCTestCase {
                        "a size change never matches")
     }
 
+    /// ``LastPair`` computes again whenever either pixel's bytes, the fourth one too, differ
+    /// from the last pair's, and only then.
+    func testLastPairComputesOnlyForANewPairOfPixels() {
+        let reference: [UInt8] = [1, 2, 3, 255, 1, 2, 3, 255, 1, 2, 3, 254, 1, 2, 3, 254, 9, 9, 9, 255, 1, 2, 3, 255]
+        let actual: [UInt8] = [5, 5, 5, 255, 5, 5, 5, 255, 5, 5, 5, 255, 5, 5, 6, 255, 5, 5, 6, 255, 5, 5, 5, 255]
+        var lastPair = LastPair<Int>()
+        var computed: [Int] = []
+        for index in 0..<6 {
+            let value = lastPair.value(reference, actual, pixel: index) {
+                computed.append(index)
+                return index
+            }
+            XCTAssertEqual(value, computed.last)
+        }
+        XCTAssertEqual(computed, [0, 2, 3, 4, 5])
+    }
+
     func testIdenticalImagesMatch() {
         let image = RGBAImage(width: 7, height: 5, filledWith: RGBA(1, 2, 3))
         for metric: ComparisonMetric in [.exact, .channel(tolerance: 0), .yiq(threshold: 0.1), .deltaE(.ciede2000, threshold: 1), .imageMagickAE(fuzz: 0)] {
