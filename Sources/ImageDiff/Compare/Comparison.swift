@@ -293,6 +293,13 @@ package enum PixelDelta {
         UnsafeRawPointer(pixels + index * 4).loadUnaligned(as: UInt32.self)
     }
 
+    /// The words of pixel `index` of `a` and of `b` as one key, `a`'s in the high half: two
+    /// pixel pairs with the same key are the same pair of colours.
+    @inline(__always)
+    package static func pair(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ index: Int) -> UInt64 {
+        UInt64(word(a, index)) << 32 | UInt64(word(b, index))
+    }
+
     /// The largest |Δ| over R, G, B, A; 0 when both pixels are fully transparent.
     @inline(__always)
     package static func maxChannelDelta(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ k: Int) -> Int {

@@ -354,8 +354,7 @@ struct PixelJudge {
             return
         }
         let k = (y * width + x) * 4
-        let pair = UInt64(UnsafeRawPointer(a + k).loadUnaligned(as: UInt32.self)) << 32
-            | UInt64(UnsafeRawPointer(b + k).loadUnaligned(as: UInt32.self))
+        let pair = PixelDelta.pair(a, b, y * width + x)
         // Equal bytes differ by nothing in every metric.
         if pair >> 32 == pair & 0xFFFF_FFFF {
             statistics.histogram[0] += 1
@@ -531,7 +530,7 @@ struct LastPair<Value> {
     /// pair asked for had the same bytes.
     @inline(__always)
     mutating func value(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, pixel index: Int, _ compute: () -> Value) -> Value {
-        let key = UInt64(PixelDelta.word(a, index)) << 32 | UInt64(PixelDelta.word(b, index))
+        let key = PixelDelta.pair(a, b, index)
         if let last, last.key == key { return last.value }
         let value = compute()
         last = (key, value)

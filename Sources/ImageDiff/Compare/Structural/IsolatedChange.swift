@@ -273,9 +273,7 @@ struct ReferenceEdges {
                     guard let a = a.baseAddress, let b = b.baseAddress else { return }
                     for x in 0...(width - 2) {
                         let offset = (y * width + x) * 4
-                        guard UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
-                            != UnsafeRawPointer(a + offset + 4).loadUnaligned(as: UInt32.self)
-                        else { continue }
+                        guard PixelDelta.word(a, y * width + x) != PixelDelta.word(a, y * width + x + 1) else { continue }
                         let colour = PixelDelta.rgbOverWhite(a, offset)
                         guard !labCache.cie94(colour, PixelDelta.rgbOverWhite(a, offset + 4), isBelow: rule.strongDeltaE) else { continue }
                         found.append((x, labCache.cie94(colour, PixelDelta.rgbOverWhite(b, offset), isBelow: rule.noiseDeltaE)))

@@ -470,12 +470,12 @@ package enum StructuralComparison {
                 var ground: UInt32?
                 for y in rows {
                     for x in columns where !(box.minX...box.maxX).contains(x) || !(box.minY...box.maxY).contains(y) {
-                        let offset = (y * width + x) * 4
-                        let colour = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt32.self)
+                        let index = y * width + x
+                        let colour = PixelDelta.word(a, index)
                         if let ground, ground != colour { return false }
                         ground = colour
-                        if UnsafeRawPointer(b + offset).loadUnaligned(as: UInt32.self) != colour,
-                            PixelDelta.deltaE(a, b, offset, formula: .cie94) >= noiseDeltaE
+                        if PixelDelta.word(b, index) != colour,
+                            PixelDelta.deltaE(a, b, index * 4, formula: .cie94) >= noiseDeltaE
                         {
                             return false
                         }
@@ -537,7 +537,7 @@ package enum StructuralComparison {
     /// Whether every pixel of `pixels` up to ``plainGroundMargin`` from (`x`, `y`), within the
     /// image, has the same RGBA bytes.
     static func isOneColour(around x: Int, _ y: Int, in pixels: UnsafePointer<UInt8>, width: Int, height: Int) -> Bool {
-        func word(_ x: Int, _ y: Int) -> UInt32 { UnsafeRawPointer(pixels + (y * width + x) * 4).loadUnaligned(as: UInt32.self) }
+        func word(_ x: Int, _ y: Int) -> UInt32 { PixelDelta.word(pixels, y * width + x) }
         let colour = word(x, y)
         for row in max(0, y - plainGroundMargin)...min(height - 1, y + plainGroundMargin) {
             for column in max(0, x - plainGroundMargin)...min(width - 1, x + plainGroundMargin) where word(column, row) != colour {
@@ -1083,7 +1083,7 @@ package enum StructuralComparison {
     ) -> Bool {
         // Neighbours of the same bytes hold its lightness: on a page's ground and fills most
         // pixels are solid so, and need no lightness.
-        func word(_ x: Int, _ y: Int) -> UInt32 { UnsafeRawPointer(pixels + (y * width + x) * 4).loadUnaligned(as: UInt32.self) }
+        func word(_ x: Int, _ y: Int) -> UInt32 { PixelDelta.word(pixels, y * width + x) }
         let bytes = word(x, y)
         if x > 0, x < width - 1, word(x - 1, y) == bytes, word(x + 1, y) == bytes { return true }
         if y > 0, y < height - 1, word(x, y - 1) == bytes, word(x, y + 1) == bytes { return true }
