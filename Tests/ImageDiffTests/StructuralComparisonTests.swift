@@ -405,6 +405,28 @@ final class StructuralComparisonTests: XCTestCase {
             fifthCluster, spacedWord(), spacedWord(moved: [4: 0.5]), rule: StructuralRule(shiftRadius: 0)))
     }
 
+    /// The displacement search in two lanes answers as it does on the calling thread (bands
+    /// 1), displaced or not, at every shift radius: so does the isolated change it serves.
+    func testDisplacementSearchInLanesAnswersAsOnOneThread() {
+        let pairs = [spacedWord(moved: [4: 0.25]), spacedWord(moved: [4: 1]), spacedWord(opened: [4]), spacedWord()]
+        var answers: Set<Bool> = []
+        for actual in pairs {
+            for radius in 0...2 {
+                let rule = StructuralRule(shiftRadius: radius)
+                let inLanes = IsolatedChange.isDisplaced(fifthCluster, spacedWord(), actual, rule: rule)
+                XCTAssertEqual(inLanes, IsolatedChange.isDisplaced(fifthCluster, spacedWord(), actual, rule: rule, bands: 1))
+                answers.insert(inLanes)
+            }
+            let candidateOptions = StructuralComparison.candidateOptions(rule: StructuralRule(), options: structural)
+            guard let candidates = ComparisonEngine(reference: spacedWord(), actual: actual, options: candidateOptions).run(kernel: .scalar).mask
+            else { return XCTFail("no candidates' mask") }
+            let found = IsolatedChange.find(in: candidates, spacedWord(), actual, rule: StructuralRule())
+            XCTAssertEqual(found?.cluster, IsolatedChange.find(in: candidates, spacedWord(), actual, rule: StructuralRule(), bands: 1)?.cluster)
+            if found != nil { answers.insert(true) }
+        }
+        XCTAssertEqual(answers, [true, false])
+    }
+
     /// A glyph with no text drawn the same beside it is left to the other explanations: a label
     /// whose every glyph another renderer drew differently shows no more than that. Alone, the
     /// o made a c is no isolated change, and a word whose every glyph changed has no unchanged
