@@ -103,6 +103,37 @@ final class DeltaETests: XCTestCase {
         XCTAssertGreaterThan(outcomes.notBelow, 100_000)
     }
 
+    /// ``DeltaEBound/levelSteps`` bound the ΔE76 of one level's step in each channel from
+    /// every 8-bit colour, and each is within a ten-thousandth of the largest such step.
+    func testLevelStepsBoundEveryColoursStep() {
+        var largest = SIMD3<Double>(repeating: 0)
+        var plane = [LabColor](repeating: LabColor(l: 0, a: 0, b: 0), count: 256 * 256)
+        var nextPlane = plane
+        func fill(_ plane: inout [LabColor], red: Int) {
+            for green in 0..<256 {
+                for blue in 0..<256 { plane[green * 256 + blue] = LabColor(r: UInt8(red), g: UInt8(green), b: UInt8(blue)) }
+            }
+        }
+        fill(&plane, red: 0)
+        for red in 0..<256 {
+            if red < 255 { fill(&nextPlane, red: red + 1) }
+            for green in 0..<256 {
+                for blue in 0..<256 {
+                    let colour = plane[green * 256 + blue]
+                    if red < 255 { largest.x = max(largest.x, DeltaE.cie76(colour, nextPlane[green * 256 + blue])) }
+                    if green < 255 { largest.y = max(largest.y, DeltaE.cie76(colour, plane[(green + 1) * 256 + blue])) }
+                    if blue < 255 { largest.z = max(largest.z, DeltaE.cie76(colour, plane[green * 256 + blue + 1])) }
+                }
+            }
+            swap(&plane, &nextPlane)
+        }
+        let bound = SIMD3(DeltaEBound.levelSteps.r, DeltaEBound.levelSteps.g, DeltaEBound.levelSteps.b)
+        for channel in 0..<3 {
+            XCTAssertLessThanOrEqual(largest[channel], bound[channel], "channel \(channel)")
+            XCTAssertGreaterThan(largest[channel], bound[channel] - 1e-4, "channel \(channel)")
+        }
+    }
+
     /// ``DeltaECache`` answers a pair either with its ΔE94 or, only when that is below the
     /// floor asked with, with nil: whatever it kept of the pair from a higher or a lower floor
     /// before. Each pair is asked three times in a row, at floors that rise and fall, and every
