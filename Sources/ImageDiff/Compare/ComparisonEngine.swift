@@ -353,8 +353,8 @@ struct PixelJudge {
             statistics.ignoredPixels += 1
             return
         }
-        let k = (y * width + x) * 4
-        let pair = PixelDelta.pair(a, b, y * width + x)
+        let index = y * width + x, k = index * 4
+        let pair = PixelDelta.pair(a, b, index)
         // Equal bytes differ by nothing in every metric.
         if pair >> 32 == pair & 0xFFFF_FFFF {
             statistics.histogram[0] += 1

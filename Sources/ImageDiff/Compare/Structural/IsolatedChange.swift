@@ -272,8 +272,8 @@ struct ReferenceEdges {
                 actual.pixels.withUnsafeBufferPointer { b in
                     guard let a = a.baseAddress, let b = b.baseAddress else { return }
                     for x in 0...(width - 2) {
-                        let offset = (y * width + x) * 4
-                        guard PixelDelta.word(a, y * width + x) != PixelDelta.word(a, y * width + x + 1) else { continue }
+                        let index = y * width + x, offset = index * 4
+                        guard PixelDelta.word(a, index) != PixelDelta.word(a, index + 1) else { continue }
                         let colour = PixelDelta.rgbOverWhite(a, offset)
                         guard !labCache.cie94(colour, PixelDelta.rgbOverWhite(a, offset + 4), isBelow: rule.strongDeltaE) else { continue }
                         found.append((x, labCache.cie94(colour, PixelDelta.rgbOverWhite(b, offset), isBelow: rule.noiseDeltaE)))
