@@ -69,7 +69,7 @@ struct ReviewCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if json {
-            let data = (try? JSONOutput.encoder().encode(failures)) ?? Data("[]".utf8)
+            let data = (try? JSONOutput.encode(failures)) ?? Array("[]".utf8)
             print(String(decoding: data, as: UTF8.self))
             throw ExitCode(failures.isEmpty ? 0 : 1)
         }

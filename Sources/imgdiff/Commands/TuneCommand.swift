@@ -471,7 +471,7 @@ struct TuneOutput: Encodable {
 
     func json() throws(CommandLineError) -> String {
         do {
-            return String(decoding: try JSONOutput.encoder().encode(self), as: UTF8.self)
+            return String(decoding: try JSONOutput.encode(self), as: UTF8.self)
         } catch {
             throw CommandLineError("cannot encode the result as JSON (\(error))")
         }

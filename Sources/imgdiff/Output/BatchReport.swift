@@ -164,6 +164,6 @@ struct BatchReport: Codable, Sendable {
     }
 
     func json(pretty: Bool = true) throws -> Data {
-        try JSONOutput.encoder(pretty: pretty).encode(self)
+        Data(try JSONOutput.encode(self, pretty: pretty))
     }
 }

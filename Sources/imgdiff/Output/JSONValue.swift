@@ -51,6 +51,6 @@ enum JSONValue: Codable, Sendable, Equatable {
 
     /// `value` as JSON, through the same encoder and decoder a report uses.
     init(encoding value: some Encodable) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: try JSONOutput.encoder(pretty: false).encode(value))
+        self = try JSONDecoder().decode(JSONValue.self, from: Data(try JSONOutput.encode(value, pretty: false)))
     }
 }

@@ -31,7 +31,7 @@ struct Report {
 
     func json() -> String {
         // Every value of a report is a number, a string or a list of them: encoding cannot fail.
-        guard let data = try? JSONOutput.encoder().encode(JSONReport(self)) else { return "{}" }
+        guard let data = try? JSONOutput.encode(JSONReport(self)) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }
