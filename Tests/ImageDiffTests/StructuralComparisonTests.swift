@@ -1018,7 +1018,7 @@ final class StructuralComparisonTests: XCTestCase {
                         let found = StructuralComparison.clusters(of: mask, reference, actual, rule: rule, bands: bands)
                         let context = "\(width)x\(height) density \(density) bands \(bands) scattered \(rule.explainsScatteredNoise)"
                         XCTAssertEqual(found.clusters, expected.clusters, context)
-                        XCTAssertEqual(found.members, expected.members, context)
+                        XCTAssertEqual(Array(found.members), expected.members, context)
                     }
                 }
             }

@@ -216,7 +216,7 @@ package enum StructuralComparison {
         var width: Int
         var height: Int
         var clusters: [DifferenceCluster]
-        var members: [[Int]]
+        var members: ClusterMembers
         /// Coherent groups of at least the rule's `minimumClusterPixels` that found them.
         var coherent: [DifferenceCluster]
         var coherentMembers: [[Int]]
@@ -228,13 +228,13 @@ package enum StructuralComparison {
         func judged(by rule: StructuralRule, options: ComparisonOptions) -> DiffResult {
             var result = candidates
             result.metric = .structural(rule)
-            var listed: [DifferenceCluster] = [], marked: [[Int]] = []
+            var listed: [DifferenceCluster] = [], marked: [[Int]] = [], failing: [Int] = []
             let strong = rule.strongClusters(among: clusters)
-            for (cluster, pixels) in zip(clusters, members) {
+            for (index, cluster) in clusters.enumerated() {
                 var cluster = cluster
                 cluster.fails = rule.fails(cluster, strongClusters: strong)
                 listed.append(cluster)
-                if cluster.fails { marked.append(pixels) }
+                if cluster.fails { failing.append(index) }
             }
             for (cluster, pixels) in zip(coherent, coherentMembers)
             where cluster.pixels >= rule.minimumClusterPixels || cluster.onUnchangedPage {
@@ -248,13 +248,14 @@ package enum StructuralComparison {
             var mask = DifferenceMask(width: width, height: height)
             mask.withUnsafeMutableBytes { bits in
                 guard let bits else { return }
+                for cluster in failing { members.mark(cluster, in: bits) }
                 for pixels in marked { for index in pixels { bits[index] = 1 } }
             }
-            let failing = listed.filter(\.fails)
+            let failingClusters = listed.filter(\.fails)
             result.clusters = listed
             result.differentPixels = mask.count
             result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
-            result.boundingBox = failing.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
+            result.boundingBox = failingClusters.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
             result.judge(by: options.allowance)
             result.mask = options.collectsMask ? mask : nil
             return result
@@ -379,12 +380,12 @@ package enum StructuralComparison {
     /// the joined runs are read back in row-major order.
     static func clusters(
         of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
-    ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
+    ) -> (clusters: [DifferenceCluster], members: ClusterMembers) {
         let width = candidates.width, height = candidates.height
         let (runs, rowStarts) = linkedRuns(of: candidates)
         // No run, no cluster; and no empty buffer is filled below (an empty array is shared
         // storage, whose count an unsafe initializer would write).
-        guard !runs.isEmpty else { return ([], []) }
+        guard !runs.isEmpty else { return ([], ClusterMembers(of: candidates)) }
         var joined = DisjointSets(count: runs.count)
         for y in 0..<height {
             for earlier in max(0, y - linkDistance)..<y {
@@ -425,22 +426,8 @@ package enum StructuralComparison {
             clusters[cluster].maxDeltaE = max(clusters[cluster].maxDeltaE, summaries[run].maxDeltaE)
             clusters[cluster].pixels += summaries[run].pixels
         }
-        // Every cluster's pixels, each in an array of its exact size, filled in row-major order.
-        var members = clusters.map { cluster in
-            var pixels: [Int] = []
-            pixels.reserveCapacity(cluster.pixels)
-            return pixels
-        }
-        candidates.withUnsafeBytes { bits in
-            for y in 0..<height {
-                for run in rowStarts[y]..<rowStarts[y + 1] {
-                    let cluster = Int(label[run])
-                    for index in (y * width + runs[run].start)...(y * width + runs[run].end) where bits[index] != 0 {
-                        members[cluster].append(index)
-                    }
-                }
-            }
-        }
+        let members = ClusterMembers(
+            of: candidates, runs: runs, rowStarts: rowStarts, clusters: label, pixels: clusters.map(\.pixels))
         let strong = rule.strongClusters(among: clusters)
         for cluster in clusters.indices {
             let (pixels, maxDeltaE) = (clusters[cluster].pixels, clusters[cluster].maxDeltaE)
@@ -617,6 +604,67 @@ package enum StructuralComparison {
             rowStarts[height] = runs.count
         }
         return (runs, rowStarts)
+    }
+
+    /// Each cluster's pixels (indices, row-major over the image), read from the clustered mask
+    /// when asked for: the clusters of a page hold up to all of its pixels, and the judge needs
+    /// only the failing clusters', which it marks in its mask from their runs.
+    struct ClusterMembers: RandomAccessCollection {
+        private let mask: DifferenceMask
+        /// The runs' first and last pixels (indices), grouped by cluster, in row-major order
+        /// within each cluster.
+        private let spans: [(first: Int, last: Int)]
+        /// Where each cluster's runs start in `spans`; one more entry than clusters.
+        private let firstSpan: [Int]
+        private let pixelCounts: [Int]
+
+        /// No cluster.
+        init(of mask: DifferenceMask) {
+            (self.mask, spans, firstSpan, pixelCounts) = (mask, [], [0], [])
+        }
+
+        /// The clusters of `runs` (``linkedRuns(of:)`` of `mask`), `clusters[run]` being each
+        /// run's cluster and `pixels[cluster]` how many pixels of `mask` its runs hold.
+        init(of mask: DifferenceMask, runs: [(start: Int, end: Int)], rowStarts: [Int], clusters: [Int32], pixels: [Int]) {
+            self.mask = mask
+            pixelCounts = pixels
+            var firstSpan = [Int](repeating: 0, count: pixels.count + 1)
+            for cluster in clusters { firstSpan[Int(cluster) + 1] += 1 }
+            for cluster in pixels.indices { firstSpan[cluster + 1] += firstSpan[cluster] }
+            var next = firstSpan
+            var spans = [(first: Int, last: Int)](repeating: (0, 0), count: runs.count)
+            for y in 0..<(rowStarts.count - 1) {
+                for run in rowStarts[y]..<rowStarts[y + 1] {
+                    let cluster = Int(clusters[run])
+                    spans[next[cluster]] = (y * mask.width + runs[run].start, y * mask.width + runs[run].end)
+                    next[cluster] += 1
+                }
+            }
+            (self.spans, self.firstSpan) = (spans, firstSpan)
+        }
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { pixelCounts.count }
+
+        subscript(cluster: Int) -> [Int] {
+            var pixels: [Int] = []
+            pixels.reserveCapacity(pixelCounts[cluster])
+            mask.withUnsafeBytes { bits in
+                for span in spans[firstSpan[cluster]..<firstSpan[cluster + 1]] {
+                    for index in span.first...span.last where bits[index] != 0 { pixels.append(index) }
+                }
+            }
+            return pixels
+        }
+
+        /// Sets `bits[index]` to 1 for every pixel of `cluster`.
+        func mark(_ cluster: Int, in bits: UnsafeMutablePointer<UInt8>) {
+            mask.withUnsafeBytes { marked in
+                for span in spans[firstSpan[cluster]..<firstSpan[cluster + 1]] {
+                    for index in span.first...span.last where marked[index] != 0 { bits[index] = 1 }
+                }
+            }
+        }
     }
 
     /// Sets of runs joined by ``union(_:_:)``, each named by its root.

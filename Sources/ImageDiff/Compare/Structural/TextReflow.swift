@@ -78,19 +78,20 @@ struct TextReflow {
     /// nil when the pair does not carry the signature. Clusters smaller than `smallestFailing`
     /// are left alone.
     static func explained(
-        clusters: [DifferenceCluster], members: [[Int]], _ reference: RGBAImage, _ actual: RGBAImage, smallestFailing: Int
+        clusters: [DifferenceCluster], members: StructuralComparison.ClusterMembers, _ reference: RGBAImage, _ actual: RGBAImage,
+        smallestFailing: Int
     ) -> [Int]? {
         let (width, height) = (reference.width, reference.height)
         var searched: [(pixels: [Int], box: PixelRect)] = []
         var area = 0
-        for (cluster, pixels) in zip(clusters, members) where pixels.count >= smallestFailing {
+        for (index, cluster) in clusters.enumerated() where cluster.pixels >= smallestFailing {
             // A cluster larger than a word fails the pair whatever the text did.
-            guard pixels.count <= largestCluster else { return nil }
+            guard cluster.pixels <= largestCluster else { return nil }
             let box = cluster.boundingBox
             let window = (box.width + 2 * margin.x) * (box.height + 2 * margin.y)
             area += window
             guard area <= largestSearchedArea else { return nil }
-            searched.append((pixels, box))
+            searched.append((members[index], box))
         }
         guard !searched.isEmpty else { return nil }
         var redrawn: [RedrawnWord] = [], unfitted: [UnfittedCluster] = [], rules: [Int] = []
