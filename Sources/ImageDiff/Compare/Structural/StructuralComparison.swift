@@ -382,7 +382,7 @@ package enum StructuralComparison {
         of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: ClusterMembers) {
         let width = candidates.width, height = candidates.height
-        let (runs, rowStarts) = linkedRuns(of: candidates)
+        let (runs, rowStarts) = linkedRuns(of: candidates, bands: bands)
         // No run, no cluster; and no empty buffer is filled below (an empty array is shared
         // storage, whose count an unsafe initializer would write).
         guard !runs.isEmpty else { return ([], ClusterMembers(of: candidates)) }
@@ -581,29 +581,49 @@ package enum StructuralComparison {
 
     /// Each row's marked pixels of `mask` grouped into runs of pixels at most ``linkDistance``
     /// apart (first and last marked column, inclusive), in row-major order; row `y`'s runs are
-    /// `rowStarts[y]..<rowStarts[y + 1]`.
-    static func linkedRuns(of mask: DifferenceMask) -> (runs: [(start: Int, end: Int)], rowStarts: [Int]) {
+    /// `rowStarts[y]..<rowStarts[y + 1]`. The rows are read in `bands` bands on all cores (0:
+    /// as many as ``RowBands/count(height:requested:)`` gives the image's height).
+    static func linkedRuns(of mask: DifferenceMask, bands: Int = 1) -> (runs: [(start: Int, end: Int)], rowStarts: [Int]) {
         let (width, height) = (mask.width, mask.height)
-        var runs: [(start: Int, end: Int)] = []
-        var rowStarts = [Int](repeating: 0, count: height + 1)
-        mask.withUnsafeBytes { bits in
-            guard let bits = bits.baseAddress else { return }
-            for y in 0..<height {
-                rowStarts[y] = runs.count
-                var start = -1, last = -1
-                DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
-                    if start >= 0, x - last <= linkDistance {
-                        last = x
-                        return
+        let perBand = mask.withUnsafeBytes { bits in
+            let shared = UncheckedSendable(bits)
+            return RowBands.map(height: height, bands: RowBands.count(height: height, requested: bands)) { _, rows in
+                var runs: [(start: Int, end: Int)] = []
+                var rowCounts: [Int] = []
+                rowCounts.reserveCapacity(rows.count)
+                guard let bits = shared.value.baseAddress else { return (runs, rowCounts) }
+                for y in rows {
+                    let before = runs.count
+                    var start = -1, last = -1
+                    DifferenceMask.forEachMarked(inRow: bits + y * width, width: width) { x in
+                        if start >= 0, x - last <= linkDistance {
+                            last = x
+                            return
+                        }
+                        if start >= 0 { runs.append((start, last)) }
+                        (start, last) = (x, x)
                     }
                     if start >= 0 { runs.append((start, last)) }
-                    (start, last) = (x, x)
+                    rowCounts.append(runs.count - before)
                 }
-                if start >= 0 { runs.append((start, last)) }
+                return (runs, rowCounts)
             }
-            rowStarts[height] = runs.count
         }
-        return (runs, rowStarts)
+        guard perBand.count > 1 else {
+            let (runs, rowCounts) = perBand.first ?? ([], [])
+            return (runs, rowStarts(counts: rowCounts, height: height))
+        }
+        var runs: [(start: Int, end: Int)] = []
+        runs.reserveCapacity(perBand.reduce(0) { $0 + $1.0.count })
+        for band in perBand { runs.append(contentsOf: band.0) }
+        return (runs, rowStarts(counts: perBand.flatMap(\.1), height: height))
+    }
+
+    /// Where each row's runs start, from each row's count of them; one more entry than rows.
+    private static func rowStarts(counts: [Int], height: Int) -> [Int] {
+        var starts = [Int](repeating: 0, count: height + 1)
+        for (y, count) in counts.enumerated() { starts[y + 1] = starts[y] + count }
+        return starts
     }
 
     /// Each cluster's pixels (indices, row-major over the image), read from the clustered mask
@@ -623,7 +643,7 @@ package enum StructuralComparison {
             (self.mask, spans, firstSpan, pixelCounts) = (mask, [], [0], [])
         }
 
-        /// The clusters of `runs` (``linkedRuns(of:)`` of `mask`), `clusters[run]` being each
+        /// The clusters of `runs` (``linkedRuns(of:bands:)`` of `mask`), `clusters[run]` being each
         /// run's cluster and `pixels[cluster]` how many pixels of `mask` its runs hold.
         init(of mask: DifferenceMask, runs: [(start: Int, end: Int)], rowStarts: [Int], clusters: [Int32], pixels: [Int]) {
             self.mask = mask
