@@ -255,31 +255,32 @@ struct ColourDrift {
                         }
                         guard y > 0, y < height - 1 else { continue }
                         var run: (reference: UInt32, actual: UInt32, pixels: Int) = (.max, .max, 0)
-                        var index = y * width + 1
-                        let end = y * width + width - 1
-                        while index < end {
-                            if index + 8 <= end {
-                                if run.pixels > 0, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
-                                    run.pixels += 8
-                                    index += 8
-                                    continue
-                                }
-                                if !holdsSolidPixel(a, at: index, width: width) {
-                                    index += 8
-                                    continue
-                                }
-                            }
-                            defer { index += 1 }
-                            let centre = a[index]
-                            guard (centre == a[index - 1] && centre == a[index + 1])
-                                || (centre == a[index - width] && centre == a[index + width])
-                            else { continue }
-                            let new = b[index]
+                        func count(_ centre: UInt32, _ new: UInt32) {
                             if centre != run.reference || new != run.actual {
                                 if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
                                 run = (centre, new, 0)
                             }
                             run.pixels += 1
+                        }
+                        var index = y * width + 1
+                        let end = y * width + width - 1
+                        while index + 8 <= end {
+                            if run.pixels > 0, continuesRun(a, b, at: index, reference: run.reference, actual: run.actual) {
+                                run.pixels += 8
+                            } else {
+                                let solid = solidLanes(a, at: index, width: width)
+                                if !isZero(solid) {
+                                    for lane in 0..<8 where solid[lane] != 0 { count(a[index + lane], b[index + lane]) }
+                                }
+                            }
+                            index += 8
+                        }
+                        for index in index..<end {
+                            let centre = a[index]
+                            guard (centre == a[index - 1] && centre == a[index + 1])
+                                || (centre == a[index - width] && centre == a[index + width])
+                            else { continue }
+                            count(centre, b[index])
                         }
                         if run.pixels > 0 { counts.add(run.reference, run.actual, run.pixels) }
                     }
@@ -309,10 +310,8 @@ struct ColourDrift {
     static func continuesRun(
         _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, at index: Int, reference: UInt32, actual: UInt32
     ) -> Bool {
-        var differs: UInt32 = 0
-        for offset in -1...8 { differs |= a[index + offset] ^ reference }
-        for offset in 0..<8 { differs |= b[index + offset] ^ actual }
-        return differs == 0
+        let (reference, actual) = (SIMD8(repeating: reference), SIMD8(repeating: actual))
+        return isZero((words(a, at: index - 1) ^ reference) | (words(a, at: index + 1) ^ reference) | (words(b, at: index) ^ actual))
     }
 
     /// The eight pixels of `image` from `index` on.
@@ -321,18 +320,23 @@ struct ColourDrift {
         UnsafeRawBufferPointer(image).loadUnaligned(fromByteOffset: index * 4, as: SIMD8<UInt32>.self)
     }
 
-    /// Whether any of the eight pixels of `image` from `index` on is solid: shares its colour
-    /// with both neighbours along the row, or both along the column.
+    /// Whether every lane of `lanes` is zero, folded with plain ORs: a comparison of whole
+    /// vectors reduces by a lane minimum, which SSE2 lacks for 32-bit lanes.
     @inline(__always)
-    static func holdsSolidPixel(_ image: UnsafeBufferPointer<UInt32>, at index: Int, width: Int) -> Bool {
+    static func isZero(_ lanes: SIMD8<UInt32>) -> Bool {
+        let halves = unsafeBitCast(lanes, to: SIMD4<UInt64>.self)
+        let folded = halves.lowHalf | halves.highHalf
+        return folded[0] | folded[1] == 0
+    }
+
+    /// Which of the eight pixels of `image` from `index` on are solid (all bits of their lane
+    /// set): each shares its colour with both neighbours along the row, or both along the column.
+    @inline(__always)
+    static func solidLanes(_ image: UnsafeBufferPointer<UInt32>, at index: Int, width: Int) -> SIMD8<UInt32> {
         let centres = words(image, at: index)
         let alongRow = (centres .== words(image, at: index - 1)) .& (centres .== words(image, at: index + 1))
         let alongColumn = (centres .== words(image, at: index - width)) .& (centres .== words(image, at: index + width))
-        // The lanes' bits folded with plain ORs: `any` reduces by a lane minimum, which SSE2
-        // lacks for 32-bit lanes.
-        let lanes = unsafeBitCast(alongRow .| alongColumn, to: SIMD4<UInt64>.self)
-        let folded = lanes.lowHalf | lanes.highHalf
-        return folded[0] | folded[1] != 0
+        return unsafeBitCast(alongRow .| alongColumn, to: SIMD8<UInt32>.self)
     }
 
     /// By colour of the reference: its pixels, and the new colour that holds most of them (the
