@@ -4,9 +4,8 @@
 ///
 /// It writes what Foundation's `JSONEncoder` writes with `.sortedKeys` (and `.prettyPrinted`
 /// and `.withoutEscapingSlashes` when pretty) and non-finite numbers converted to strings, byte
-/// for byte (a test holds the two equal), in a fraction of its time: a structural comparison of
-/// a 4K page lists a thousand clusters or more, and Foundation's encoder took as long to write
-/// them as some of the comparison's passes took to find them.
+/// for byte (a test holds the two equal), with fewer allocations and no dynamic casts of each
+/// value: a structural comparison of a 4K page lists a thousand clusters or more.
 public enum JSONOutput {
     /// `value` as JSON: pretty-printed unless `pretty` is false.
     ///
