@@ -152,13 +152,13 @@ private struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 }
 
-private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
-    let box: JSONTree.ArrayBox
-    let codingPath: [any CodingKey]
-    var count: Int { box.items.count }
+/// The scalars' overloads of the unkeyed and single-value containers, each value taken as a
+/// ``JSONTree`` by `put`.
+private protocol JSONScalarSink {
+    mutating func put(_ value: JSONTree)
+}
 
-    private func put(_ value: JSONTree) { box.items.append(value) }
-
+extension JSONScalarSink {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
@@ -174,6 +174,15 @@ private struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(.unsigned(UInt64(value))) }
     mutating func encode(_ value: UInt32) throws { put(.unsigned(UInt64(value))) }
     mutating func encode(_ value: UInt64) throws { put(.unsigned(value)) }
+}
+
+private struct JSONUnkeyedContainer: UnkeyedEncodingContainer, JSONScalarSink {
+    let box: JSONTree.ArrayBox
+    let codingPath: [any CodingKey]
+    var count: Int { box.items.count }
+
+    func put(_ value: JSONTree) { box.items.append(value) }
+
     mutating func encode<T: Encodable>(_ value: T) throws {
         put(try JSONTree.node(of: value, codingPath: codingPath + [JSONIndexKey(count)]))
     }
@@ -232,33 +241,18 @@ private final class JSONSuperEncoder: Encoder {
     }
 }
 
-private struct JSONSingleValueContainer: SingleValueEncodingContainer {
+private struct JSONSingleValueContainer: SingleValueEncodingContainer, JSONScalarSink {
     let encoder: JSONTreeEncoder
     var onSet: () -> Void = {}
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func set(_ value: JSONTree) {
+    func put(_ value: JSONTree) {
         encoder.root = value
         onSet()
     }
 
-    mutating func encodeNil() throws { set(.null) }
-    mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-    mutating func encode(_ value: String) throws { set(.string(value)) }
-    mutating func encode(_ value: Double) throws { set(.double(value)) }
-    mutating func encode(_ value: Float) throws { set(.float(value)) }
-    mutating func encode(_ value: Int) throws { set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { set(.signed(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { set(.signed(value)) }
-    mutating func encode(_ value: UInt) throws { set(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt8) throws { set(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt16) throws { set(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt32) throws { set(.unsigned(UInt64(value))) }
-    mutating func encode(_ value: UInt64) throws { set(.unsigned(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        set(try JSONTree.node(of: value, codingPath: codingPath))
+        put(try JSONTree.node(of: value, codingPath: codingPath))
     }
 }
 
