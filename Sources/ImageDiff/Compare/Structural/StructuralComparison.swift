@@ -381,7 +381,7 @@ package enum StructuralComparison {
     static func clusters(
         of candidates: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: ClusterMembers) {
-        let width = candidates.width, height = candidates.height
+        let height = candidates.height
         let (runs, rowStarts) = linkedRuns(of: candidates, bands: bands)
         // No run, no cluster; and no empty buffer is filled below (an empty array is shared
         // storage, whose count an unsafe initializer would write).
@@ -609,10 +609,6 @@ package enum StructuralComparison {
                 return (runs, rowCounts)
             }
         }
-        guard perBand.count > 1 else {
-            let (runs, rowCounts) = perBand.first ?? ([], [])
-            return (runs, rowStarts(counts: rowCounts, height: height))
-        }
         var runs: [(start: Int, end: Int)] = []
         runs.reserveCapacity(perBand.reduce(0) { $0 + $1.0.count })
         for band in perBand { runs.append(contentsOf: band.0) }
@@ -669,19 +665,20 @@ package enum StructuralComparison {
         subscript(cluster: Int) -> [Int] {
             var pixels: [Int] = []
             pixels.reserveCapacity(pixelCounts[cluster])
-            mask.withUnsafeBytes { bits in
-                for span in spans[firstSpan[cluster]..<firstSpan[cluster + 1]] {
-                    for index in span.first...span.last where bits[index] != 0 { pixels.append(index) }
-                }
-            }
+            forEachPixel(of: cluster) { pixels.append($0) }
             return pixels
         }
 
         /// Sets `bits[index]` to 1 for every pixel of `cluster`.
         func mark(_ cluster: Int, in bits: UnsafeMutablePointer<UInt8>) {
+            forEachPixel(of: cluster) { bits[$0] = 1 }
+        }
+
+        /// `body` for each pixel of `cluster` (its index), in row-major order.
+        private func forEachPixel(of cluster: Int, _ body: (Int) -> Void) {
             mask.withUnsafeBytes { marked in
                 for span in spans[firstSpan[cluster]..<firstSpan[cluster + 1]] {
-                    for index in span.first...span.last where marked[index] != 0 { bits[index] = 1 }
+                    for index in span.first...span.last where marked[index] != 0 { body(index) }
                 }
             }
         }
