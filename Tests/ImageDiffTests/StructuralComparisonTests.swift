@@ -427,6 +427,34 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertEqual(answers, [true, false])
     }
 
+    /// Half-pixel steps answer as quarter and eighth pixels do: a displacement is judged against
+    /// the pixels it lies between, whatever its fraction. Glyphs moved by fractions and whole
+    /// pixels, and one changed, at every shift radius and with clusters of every size from the
+    /// smallest strong one (the pixels left unexplained that count: a quarter of the cluster's),
+    /// so that some answers lie at the edge where one pixel more or less would turn them.
+    func testHalfPixelDisplacementsAnswerAsFinerSteps() {
+        let pairs = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2].map { spacedWord(moved: [4: $0]) } + [spacedWord(opened: [4])]
+        var answers: [Bool: Int] = [:]
+        for actual in pairs {
+            for radius in 0...2 {
+                let rule = StructuralRule(shiftRadius: radius)
+                for pixels in stride(from: 8, through: 200, by: 12) {
+                    var cluster = fifthCluster
+                    cluster.pixels = pixels
+                    let halves = IsolatedChange.isDisplaced(cluster, spacedWord(), actual, rule: rule, bands: 1)
+                    for steps in [4, 8] {
+                        XCTAssertEqual(
+                            halves, IsolatedChange.isDisplaced(cluster, spacedWord(), actual, rule: rule, bands: 1, stepsPerPixel: steps),
+                            "radius \(radius), \(pixels) pixels, 1/\(steps) px")
+                    }
+                    answers[halves, default: 0] += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(answers[true] ?? 0, 10)
+        XCTAssertGreaterThan(answers[false] ?? 0, 10)
+    }
+
     /// A glyph with no text drawn the same beside it is left to the other explanations: a label
     /// whose every glyph another renderer drew differently shows no more than that. Alone, the
     /// o made a c is no isolated change, and a word whose every glyph changed has no unchanged

@@ -9,7 +9,7 @@ import Dispatch
 /// displacement explains in many places. A changed digit or word differs in one place, and seen
 /// pixel by pixel its strokes look like anti-aliased edges or pixels shifted by one, so those
 /// explanations take most of it. Seen whole, it is no moved copy of what was there: for every
-/// displacement of up to the rule's shift radius, in quarter pixels, a strong cluster's worth of
+/// displacement of up to the rule's shift radius, in half pixels, a strong cluster's worth of
 /// its pixels lie outside the colours the other image holds where that displacement takes them,
 /// where text set at another sub-pixel position leaves none or a few. The rest of the page may
 /// differ too, but only as such moved copies (text set at other sub-pixel positions, on a page
@@ -122,14 +122,14 @@ enum IsolatedChange {
     }
 
     /// The longest side of a box searched, in pixels: a line of words. A displacement is tried
-    /// at up to (8·radius + 1)² places over it, 81 at the default radius.
+    /// at up to (4·radius + 1)² places over it, 25 at the default radius.
     static let largestSide = 256
 
     /// The contrast an isolated change reaches: twice the rule's strong contrast, as ink put
     /// down or taken away reaches and a rasterizer's other coverage of an edge does not.
     static func highContrast(_ rule: StructuralRule) -> Double { 2 * rule.strongDeltaE }
 
-    /// Whether one displacement of up to the rule's shift radius, in quarter pixels, explains
+    /// Whether one displacement of up to the rule's shift radius, in half pixels, explains
     /// the cluster but for fewer than `minimumStrongClusterPixels` pixels, or fewer than a
     /// quarter of its own, over its box and ``margin`` around it (the displacements tried
     /// nearest first, each counted no further than that): each image's pixel lies within
@@ -141,14 +141,16 @@ enum IsolatedChange {
     /// Two lanes search at once, each every other displacement, until either finds one that
     /// explains (`bands` 1 keeps the search on the calling thread, as ``ComparisonOptions/bands``
     /// keeps a whole-image pass): a changed glyph is searched at every displacement, and the
-    /// answer does not depend on the order.
+    /// answer does not depend on the order. `stepsPerPixel` other than
+    /// ``stepsPerPixel`` is for the tests, which hold finer steps to the same answer.
     static func isDisplaced(
-        _ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0
+        _ cluster: DifferenceCluster, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
+        stepsPerPixel: Int = Self.stepsPerPixel
     ) -> Bool {
         let enough = max(rule.minimumStrongClusterPixels, (cluster.pixels + 3) / 4)
         let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
         let window = DisplacementWindow(around: cluster.boundingBox, margin: margin, padding: radius, reference, actual)
-        let steps = radius * quarterSteps
+        let steps = radius * stepsPerPixel
         // Nearest first: a small displacement usually explains, and ends the search.
         func distance(_ d: (dx: Int, dy: Int)) -> Int { d.dx * d.dx + d.dy * d.dy }
         let displacements = (-steps...steps).flatMap { dy in (-steps...steps).map { dx in (dx: dx, dy: dy) } }
@@ -163,7 +165,7 @@ enum IsolatedChange {
                     let (dx, dy) = displacements[index]
                     guard !explained.isRaised else { return }
                     if window.unexplained(
-                        dx: dx, dy: dy, noiseDeltaE: rule.noiseDeltaE, atMost: enough, labCache: &labCache, witnesses: &witnesses) < enough
+                        dx: dx, dy: dy, stepsPerPixel: stepsPerPixel, noiseDeltaE: rule.noiseDeltaE, atMost: enough, labCache: &labCache, witnesses: &witnesses) < enough
                     {
                         explained.raise()
                         return
@@ -174,8 +176,11 @@ enum IsolatedChange {
         return explained.isRaised
     }
 
-    /// Displacement steps per pixel: quarter pixels.
-    static let quarterSteps = 4
+    /// Displacement steps per pixel: half pixels. A displacement between whole pixels is
+    /// judged against the two pixels it lies between, whatever its fraction, so a finer step
+    /// tries the same tests again (quarter pixels tried 81 displacements at the default radius,
+    /// which fall into these 25).
+    static let stepsPerPixel = 2
     /// How far around the cluster's box a displacement is judged: the cluster link, as a moved
     /// glyph's edge can lie that far from the pixels that differ.
     static let margin = StructuralComparison.linkDistance
@@ -330,19 +335,18 @@ private struct DisplacementWindow {
     }
 
     /// How many pixels of the box (and margin) the displacement of the actual image by (`dx`,
-    /// `dy`) quarter pixels leaves unexplained, counting no further than `atMost`: a pixel is
-    /// explained when the actual pixel lies within `noiseDeltaE` of the reference's colours
-    /// at the one to four pixels it came from, and the reference pixel within it of the actual's
+    /// `dy`) steps of 1/`stepsPerPixel` pixel leaves unexplained, counting no further than
+    /// `atMost`: a pixel is explained when the actual pixel lies within `noiseDeltaE` of the
+    /// reference's colours at the one to four pixels it came from, and the reference pixel within it of the actual's
     /// where it went. `witnesses` (window positions, ascending) are tested first: the pixels the
     /// last displacement left unexplained, which a nearby one mostly leaves so too, so that a
     /// displacement that does not explain is told quickly. They are replaced by the ones this
     /// displacement leaves; the count is the same in any order.
-    func unexplained(dx: Int, dy: Int, noiseDeltaE: Double, atMost: Int, labCache: inout LabCache, witnesses: inout [Int]) -> Int {
-        let quarters = IsolatedChange.quarterSteps
-        /// The one or two pixels, along one axis, at which a point `offset` quarters away lies.
+    func unexplained(dx: Int, dy: Int, stepsPerPixel steps: Int, noiseDeltaE: Double, atMost: Int, labCache: inout LabCache, witnesses: inout [Int]) -> Int {
+        /// The one or two pixels, along one axis, at which a point `offset` steps away lies.
         func between(_ offset: Int) -> ClosedRange<Int> {
-            let whole = offset >= 0 ? offset / quarters : -((-offset + quarters - 1) / quarters)
-            return offset % quarters == 0 ? whole...whole : whole...(whole + 1)
+            let whole = offset >= 0 ? offset / steps : -((-offset + steps - 1) / steps)
+            return offset % steps == 0 ? whole...whole : whole...(whole + 1)
         }
         let (fromColumns, fromRows) = (between(-dx), between(-dy))
         let (toColumns, toRows) = (between(dx), between(dy))
