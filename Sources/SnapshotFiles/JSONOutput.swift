@@ -283,13 +283,30 @@ struct JSONTextWriter {
         switch node {
         case .null: append("null")
         case .bool(let value): append(value ? "true" : "false")
-        case .signed(let value): append(value.description)
-        case .unsigned(let value): append(value.description)
+        case .signed(let value):
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            writeDigits(value.magnitude)
+        case .unsigned(let value): writeDigits(value)
         case .double(let value): writeNumber(value.isFinite, value.description, nonFinite: value)
         case .float(let value): writeNumber(value.isFinite, value.description, nonFinite: Double(value))
         case .string(let value): writeString(value)
         case .array(let box): writeArray(box.items)
         case .object(let box): writeObject(box.entries)
+        }
+    }
+
+    /// `value`'s decimal digits, as `description` spells them, without making a string.
+    private mutating func writeDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = value
+            repeat {
+                count += 1
+                buffer[buffer.count - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: buffer[(buffer.count - count)...])
         }
     }
 

@@ -103,6 +103,12 @@ public struct DifferenceMask: Sendable, Equatable {
         }
     }
 
+    /// A mask of the pixels in `set` (indices, row-major).
+    init(width: Int, height: Int, marking set: PixelSet) {
+        self.init(width: width, height: height)
+        bits.withUnsafeMutableBufferPointer { bits in set.forEach { bits[$0] = 1 } }
+    }
+
     /// Number of differing pixels.
     public var count: Int {
         bits.withUnsafeBufferPointer { bits in
@@ -122,5 +128,33 @@ public struct DifferenceMask: Sendable, Equatable {
             pixels[index * 4 + 3] = color.a
         }
         return RGBAImage(width: width, height: height, pixels: pixels, hasAlpha: true)
+    }
+}
+
+/// A set of pixel indices, one bit a pixel: a mask to mark and count where the bytes of a
+/// ``DifferenceMask`` are not wanted.
+struct PixelSet {
+    private var words: [UInt64]
+
+    /// An empty set of indices below `count`.
+    init(count: Int) {
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    mutating func insert(_ index: Int) {
+        words[index >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// `body` for each index in the set, in ascending order.
+    func forEach(_ body: (Int) -> Void) {
+        for (position, word) in words.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                body(position << 6 | rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+        }
     }
 }

@@ -245,19 +245,16 @@ package enum StructuralComparison {
                 listed.append(isolated.cluster)
                 marked.append(isolated.members)
             }
-            var mask = DifferenceMask(width: width, height: height)
-            mask.withUnsafeMutableBytes { bits in
-                guard let bits else { return }
-                for cluster in failing { members.mark(cluster, in: bits) }
-                for pixels in marked { for index in pixels { bits[index] = 1 } }
-            }
+            var counted = PixelSet(count: width * height)
+            for cluster in failing { members.insert(cluster, into: &counted) }
+            for pixels in marked { for index in pixels { counted.insert(index) } }
             let failingClusters = listed.filter(\.fails)
             result.clusters = listed
-            result.differentPixels = mask.count
+            result.differentPixels = counted.count
             result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
             result.boundingBox = failingClusters.map(\.boundingBox).reduce(nil) { box, next in box.map { $0.union(next) } ?? next }
             result.judge(by: options.allowance)
-            result.mask = options.collectsMask ? mask : nil
+            result.mask = options.collectsMask ? DifferenceMask(width: width, height: height, marking: counted) : nil
             return result
         }
     }
@@ -669,9 +666,9 @@ package enum StructuralComparison {
             return pixels
         }
 
-        /// Sets `bits[index]` to 1 for every pixel of `cluster`.
-        func mark(_ cluster: Int, in bits: UnsafeMutablePointer<UInt8>) {
-            forEachPixel(of: cluster) { bits[$0] = 1 }
+        /// Inserts every pixel of `cluster` into `set`.
+        func insert(_ cluster: Int, into set: inout PixelSet) {
+            forEachPixel(of: cluster) { set.insert($0) }
         }
 
         /// `body` for each pixel of `cluster` (its index), in row-major order.
