@@ -418,3 +418,31 @@ extension KernelEquivalenceTests {
         }
     }
 }
+
+extension KernelEquivalenceTests {
+    /// A pixel set holds what a plain set of indices holds: its count, and its members in
+    /// ascending order, over sizes around a word's 64 bits, with indices inserted twice and at
+    /// both ends; and the mask drawn from it marks those pixels and no other.
+    func testPixelSetEqualsAPlainSet() {
+        var generator = SplitMix(seed: 0x5E7)
+        for count in [1, 63, 64, 65, 127, 128, 129, 1000] {
+            for density in [0, 1, 10, 100] {
+                var set = PixelSet(count: count)
+                var plain: Set<Int> = []
+                for index in 0..<count where Int(generator.next() % 100) < density {
+                    set.insert(index)
+                    plain.insert(index)
+                    if generator.next() % 3 == 0 { set.insert(index) }
+                }
+                if density == 1 { for index in [0, count - 1] { set.insert(index); plain.insert(index) } }
+                XCTAssertEqual(set.count, plain.count, "\(count) pixels, density \(density)")
+                var members: [Int] = []
+                set.forEach { members.append($0) }
+                XCTAssertEqual(members, plain.sorted(), "\(count) pixels, density \(density)")
+                let mask = DifferenceMask(width: count, height: 1, marking: set)
+                XCTAssertEqual(mask.count, plain.count)
+                XCTAssertTrue((0..<count).allSatisfy { mask.contains(x: $0, y: 0) == plain.contains($0) })
+            }
+        }
+    }
+}
