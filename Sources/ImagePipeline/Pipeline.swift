@@ -36,6 +36,7 @@ public enum Pipeline {
         }
         try checkWholeImageMemory(reference, actual, limits: request.limits)
         let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
+        try checkComparedArea(referenceImage, actualImage, limits: request.limits, name: actual.name)
         do {
             return try compare(referenceImage, actualImage, request: request)
         } catch {
@@ -95,8 +96,9 @@ public enum Pipeline {
 
     /// About the most memory the whole-image route takes for the pair, from the sizes the files
     /// declare: both images decoded, a mask byte and a rendered RGBA pixel per pixel of the
-    /// larger. Nil when a file's header does not say (formats ImageMagick decodes); each decode
-    /// is then held to the limits on its own.
+    /// area the comparison spans (the wider width by the taller height, when the sizes
+    /// differ). Nil when a file's header does not say (formats ImageMagick decodes); the
+    /// decoded sizes are then checked (``checkComparedArea(_:_:limits:name:)``).
     public static func wholeImageMemory(_ reference: EncodedImage, _ actual: EncodedImage) -> Int? {
         declaredSizes(reference, actual).map(wholeImageMemory)
     }
@@ -113,7 +115,26 @@ public enum Pipeline {
     private static func wholeImageMemory(_ declared: [DeclaredSize]) -> Int {
         let pixels = declared.map { Double($0.size.width) * Double($0.size.height) }
         let decoded = zip(pixels, declared).reduce(0.0) { $0 + $1.0 * Double($1.1.bytesPerPixel) }
-        return Int(min(decoded + 5 * (pixels.max() ?? 0), Double(Int.max / 2)))
+        return Int(min(decoded + 5 * comparedArea(declared.map(\.size)), Double(Int.max / 2)))
+    }
+
+    /// The pixels a comparison of images of `sizes` spans: the widest width by the tallest
+    /// height. Two small images of other shapes (1 × 65535 and 65535 × 1) span far more than
+    /// either holds.
+    private static func comparedArea(_ sizes: [ImageSize]) -> Double {
+        Double(sizes.map(\.width).max() ?? 0) * Double(sizes.map(\.height).max() ?? 0)
+    }
+
+    /// Refuses, after decoding, a pair of decoded images whose compared area
+    /// (``comparedArea(_:)``) takes more than ``DecodingLimits/maxMemory``: the check
+    /// ``checkWholeImageMemory(_:_:limits:)`` makes before decoding, for files whose headers
+    /// do not declare their sizes.
+    static func checkComparedArea(_ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, name: String) throws(ImageFileError) {
+        let sizes = [reference, actual].map { ImageSize(width: $0.width, height: $0.height) }
+        let decoded = Double(reference.pixels.count + actual.pixels.count)
+        let needed = Int(min(decoded + 5 * comparedArea(sizes), Double(Int.max / 2)))
+        guard needed > limits.maxMemory else { return }
+        throw ImageFileError(path: name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
 
     /// Refuses, before decoding, a pair whose images each fit the limits but together exceed

@@ -31,9 +31,39 @@ final class LimitsTests: ReliabilityTestCase {
         let limits = ["--max-height", "2000000", "--max-memory", "8MiB"]
         let whole = try imgdiff([path("ref.png"), path("new.png"), "--metric", "structural"] + limits)
         XCTAssertEqual(whole.status, 2)
-        XCTAssertEqual(whole.stderr, "imgdiff: error: \(path("new.png")): comparing this pair whole needs about 19 MiB (both images decoded), more than the memory limit of 8 MiB; raise it with --max-memory\n")
+        XCTAssertEqual(whole.stderr, "imgdiff: error: \(path("new.png")): comparing this pair whole needs about 19 MiB (both images decoded, and a mask and an overlay of the area they span), more than the memory limit of 8 MiB; raise it with --max-memory\n")
         let streamed = try imgdiff([path("ref.png"), path("new.png"), "-o", path("blend.png")] + limits)
         XCTAssertEqual(streamed.status, 1, "the streamed route holds a band of rows: " + streamed.stderr)
+    }
+
+    /// Two small images of other shapes span, compared, the wider width by the taller height:
+    /// 1 x 20000 and 20000 x 1 hold 20,000 pixels each and span 400 million. The pair is
+    /// refused before decoding, for every route and output, and nothing is written; a GIF
+    /// pair, whose sizes only decoding tells, is refused once decoded.
+    func testImagesOfOtherShapesAreHeldToMaxMemoryByTheAreaTheySpan() throws {
+        let (tall, wide) = (RGBAImage(width: 1, height: 20_000, filledWith: RGBA(1, 2, 3)), RGBAImage(width: 20_000, height: 1, filledWith: RGBA(1, 2, 4)))
+        try ImageFile.writePNG(tall, to: path("tall.png"))
+        try ImageFile.writePNG(wide, to: path("wide.png"))
+        let message = "comparing this pair whole needs about 1908 MiB (both images decoded, and a mask and an overlay of the area they span), more than the memory limit of 256 MiB; raise it with --max-memory\n"
+        for outputs in [[], ["--review", path("review.png")], ["--mask", path("mask.png")], ["--metric", "structural"], ["-o", path("blend.png")]] {
+            let run = try imgdiff([path("tall.png"), path("wide.png"), "--max-memory", "256MiB"] + outputs)
+            XCTAssertEqual(run.status, 2, "\(outputs)")
+            XCTAssertEqual(run.stderr, "imgdiff: error: \(path("wide.png")): " + message, "\(outputs)")
+        }
+        for name in ["review.png", "mask.png", "blend.png"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), name)
+        }
+        try Data(Self.blackGIF(width: 1, height: 10_000)).write(to: URL(fileURLWithPath: path("tall.gif")))
+        try Data(Self.blackGIF(width: 10_000, height: 1)).write(to: URL(fileURLWithPath: path("wide.gif")))
+        let gifs = try imgdiff(path("tall.gif"), path("wide.gif"), "--max-memory", "256MiB")
+        if !gifs.stderr.contains("ImageMagick is not") {
+            XCTAssertEqual(gifs.status, 2)
+            XCTAssertEqual(gifs.stderr, "imgdiff: error: \(path("wide.gif")): " + message.replacingOccurrences(of: "1908 MiB", with: "477 MiB"))
+        }
+        try ImageFile.writePNG(RGBAImage(width: 1, height: 200, filledWith: RGBA(1, 2, 3)), to: path("short.png"))
+        try ImageFile.writePNG(RGBAImage(width: 200, height: 1, filledWith: RGBA(1, 2, 3)), to: path("narrow.png"))
+        let small = try imgdiff([path("short.png"), path("narrow.png"), "--max-memory", "256MiB", "--review", path("review.png")])
+        XCTAssertEqual(small.status, 1, "a pair whose area fits is compared: " + small.stderr)
     }
 
     func testDevicesAndFIFOsAreRefusedWithoutReading() throws {
@@ -48,12 +78,24 @@ final class LimitsTests: ReliabilityTestCase {
     /// A 20,000 x 1 GIF is within imgdiff's limits but beyond Debian's ImageMagick policy
     /// (width 16KP): the message says so, instead of "memory allocation failed".
     func testImageBeyondImageMagicksPolicySaysSo() throws {
-        let width = 20_000
-        var gif = Array("GIF89a".utf8) + [UInt8(width & 0xFF), UInt8(width >> 8), 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
-        gif += [0x2C, 0, 0, 0, 0, UInt8(width & 0xFF), UInt8(width >> 8), 1, 0, 0, 2]
+        try Data(Self.blackGIF(width: 20_000, height: 1)).write(to: URL(fileURLWithPath: path("wide.gif")))
+        let run = try imgdiff(path("wide.gif"), path("wide.gif"))
+        XCTAssertFalse(run.stderr.contains("memory allocation failed"), run.stderr)
+        if run.status == 2, !run.stderr.contains("ImageMagick is not") {
+            XCTAssertTrue(run.stderr.contains("beyond what ImageMagick's security policy allows (width "), run.stderr)
+        } else {
+            XCTAssertEqual(run.status, 0, "a policy that allows it decodes it: " + run.stderr)
+        }
+    }
+
+    /// A black GIF of `width` x `height` (an even number of pixels) in a few bytes a pixel.
+    static func blackGIF(width: Int, height: Int) -> [UInt8] {
+        func word(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var gif = Array("GIF89a".utf8) + word(width) + word(height) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        gif += [0x2C, 0, 0, 0, 0] + word(width) + word(height) + [0, 2]
         // Clear, 0, 0 in 3-bit codes: two pixels a group, and the code table never grows past 3 bits.
         var data: [UInt8] = [], accumulator = 0, bitCount = 0
-        for code in Array(repeating: [4, 0, 0], count: width / 2).joined() + [5] {
+        for code in Array(repeating: [4, 0, 0], count: width * height / 2).joined() + [5] {
             accumulator |= code << bitCount
             bitCount += 3
             while bitCount >= 8 {
@@ -67,14 +109,6 @@ final class LimitsTests: ReliabilityTestCase {
             let block = data[start..<min(start + 255, data.count)]
             gif += [UInt8(block.count)] + block
         }
-        gif += [0, 0x3B]
-        try Data(gif).write(to: URL(fileURLWithPath: path("wide.gif")))
-        let run = try imgdiff(path("wide.gif"), path("wide.gif"))
-        XCTAssertFalse(run.stderr.contains("memory allocation failed"), run.stderr)
-        if run.status == 2, !run.stderr.contains("ImageMagick is not") {
-            XCTAssertTrue(run.stderr.contains("beyond what ImageMagick's security policy allows (width "), run.stderr)
-        } else {
-            XCTAssertEqual(run.status, 0, "a policy that allows it decodes it: " + run.stderr)
-        }
+        return gif + [0, 0x3B]
     }
 }
