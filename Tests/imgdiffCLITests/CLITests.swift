@@ -87,6 +87,29 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(perceptual.stdout.contains("The percentage of pixels that match"), perceptual.stdout)
     }
 
+    /// The snapshot verdict is a line of its own under the summary, not joined to it by an
+    /// escaped newline.
+    func testSnapshotVerdictIsALineOfItsOwn() throws {
+        let run = try imgdiff(ref, fail, "--precision", "0.93")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 3, run.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("2940 of 64000 pixels differ"), run.stdout)
+        XCTAssertEqual(lines[1], "snapshot: pass")
+        XCTAssertFalse(run.stdout.contains("\\n"), run.stdout)
+    }
+
+    /// A result that cannot be written to stdout (a full disk) is an error, exit 2 with one
+    /// line on stderr, whatever the verdict: a CI step reading the JSON is never handed nothing.
+    func testUnwritableStandardOutputIsAnError() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full on this system") }
+        for arguments in [[ref, fail, "--json"], [ref, ref], [ref, fail]] {
+            let quoted = ([IMGDiffExecutable.url.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+            let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", quoted + " > /dev/full"])
+            XCTAssertEqual(run.status, 2, "\(arguments)")
+            XCTAssertEqual(run.stderr, "imgdiff: error: standard output: cannot write: No space left on device\n", "\(arguments)")
+        }
+    }
+
     func testAEMetricAndIgnore() throws {
         let run = try imgdiff(ref, fail, "--metric", "ae", "--fuzz", "5%", "--json")
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

@@ -105,7 +105,7 @@ struct CompareCommand: ParsableCommand {
         let report = Report(
             reference: reference, actual: actual, outcome: outcome,
             outputs: Report.Outputs(blend: written[.blend], diff: written[.difference], mask: written[.mask], review: written[.review]))
-        if json { print(report.json()) } else { Console.line(report.line()) }
+        if json { print(report.json()) } else { report.lines().forEach(Console.line) }
         return report.match ? 0 : 1
     }
 }

@@ -40,6 +40,7 @@ struct ImgDiff: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            exitProcess(0)
         } catch let error as CommandLineError {
             Console.error(error.description)
             exitProcess(2)
@@ -82,5 +83,14 @@ extension ImgDiff {
     }
 }
 
-/// Ends the process with `code`; `exit` inside a command type is swift-argument-parser's.
-private func exitProcess(_ code: Int32) -> Never { exit(code) }
+/// Ends the process with `code` once stdout is flushed (`exit` inside a command type is
+/// swift-argument-parser's). When stdout could not be written (a full disk), it ends with one
+/// line on stderr and 2 instead, so that a CI step reading the JSON is not handed nothing
+/// with a verdict.
+private func exitProcess(_ code: Int32) -> Never {
+    if fflush(nil) != 0, code != 2 {
+        Console.error("standard output: cannot write: \(String(cString: strerror(errno)))")
+        exit(2)
+    }
+    exit(code)
+}

@@ -21,12 +21,10 @@ struct Report {
     var snapshot: SnapshotVerdict? { outcome.snapshot }
     var match: Bool { outcome.match }
 
-    func line() -> String {
-        var line = result.summary
-        if let snapshot {
-            line += snapshot.passed ? "\nsnapshot: pass" : "\nsnapshot: fail: " + (snapshot.message ?? "")
-        }
-        return line
+    /// The summary, and the snapshot verdict on a line of its own when one was asked for.
+    func lines() -> [String] {
+        guard let snapshot else { return [result.summary] }
+        return [result.summary, snapshot.passed ? "snapshot: pass" : "snapshot: fail: " + (snapshot.message ?? "")]
     }
 
     func json() -> String {
