@@ -50,6 +50,42 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertTrue(plain.stderr.contains("imgdiff: warning: "), plain.stderr)
     }
 
+    /// The settings file is never overwritten by an output of the comparison it configures,
+    /// and `tune --write-config` replaces a settings file only: not a reference image it reads,
+    /// nor any other file, nor a folder. Each is refused before any pair is measured.
+    func testSettingsFilesAndImagesAreNeverOverwritten() throws {
+        let config = work.appendingPathComponent("imgdiff.json").path
+        let tuned = try imgdiff("tune", noise, "--write-config", config)
+        XCTAssertEqual(tuned.status, 0, tuned.stderr)
+        let settings = try Data(contentsOf: URL(fileURLWithPath: config))
+        let reference = "\(noise)/ref/jitter-1.png", actual = "\(noise)/new/jitter-1.png"
+        for output in ["-o", "--mask", "--review"] {
+            let run = try imgdiff(reference, actual, "--config", config, output, config)
+            XCTAssertEqual(run.status, 2, output)
+            XCTAssertEqual(run.stderr, "imgdiff: error: \(config): refusing to overwrite the input \(config); choose another output path\n")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: config)), settings)
+
+        let copied = work.appendingPathComponent("noise").path
+        try FileManager.default.copyItem(atPath: noise, toPath: copied)
+        let image = "\(copied)/ref/jitter-1.png", text = work.appendingPathComponent("notes.json").path
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: text))
+        let before = try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for destination in [image, text] {
+            let run = try imgdiff("tune", copied, "--write-config", destination)
+            XCTAssertEqual(run.status, 2, destination)
+            XCTAssertEqual(
+                run.stderr,
+                "imgdiff: error: \(destination): exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path\n")
+            XCTAssertEqual(run.stdout, "")
+        }
+        XCTAssertEqual(try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
+        let folder = try imgdiff("tune", copied, "--write-config", work.path)
+        XCTAssertEqual(folder.stderr, "imgdiff: error: \(work.path): not a regular file; --write-config writes a settings file\n")
+        let again = try imgdiff("tune", copied, "--write-config", config)
+        XCTAssertEqual(again.status, 0, "a settings file is replaced: " + again.stderr)
+    }
+
     func testBadFilesAreRefusedInOneLine() throws {
         let reference = "\(noise)/ref/jitter-1.png", actual = "\(noise)/new/jitter-1.png"
         let cases: [(contents: String, problem: String)] = [

@@ -92,7 +92,7 @@ struct CompareCommand: ParsableCommand {
     func compare() throws(CommandLineError) -> Int32 {
         MemoryReuse.backHeapWithHugePages()
         let outputs = outputPaths
-        try OutputPaths.check(outputs.map(\.path), inputs: [reference, actual] + [comparison.ignoreMask].compactMap { $0 })
+        try OutputPaths.check(outputs.map(\.path), inputs: [reference, actual] + [comparison.ignoreMask, comparison.config].compactMap { $0 })
         let request = try comparison.request(
             outputs: Set(outputs.map(\.output)), policy: .always, settings: try comparison.settings())
         let outcome: PairOutcome

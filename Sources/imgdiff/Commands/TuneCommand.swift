@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import ImageDiff
 import ImagePipeline
@@ -110,6 +115,7 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
+        if let writeConfig { try Self.checkSettingsDestination(writeConfig) }
         let canaryFolder = try writeCanaries.map { path throws(CommandLineError) in
             try CanaryFolder(path, apartFrom: [noiseDirectory, mustFail].compactMap { $0 })
         }
@@ -120,6 +126,23 @@ struct TuneCommand: AsyncParsableCommand {
         } catch {
             canaryFolder?.discard()
             throw error
+        }
+    }
+
+    /// Refuses a `--write-config` path that holds anything but a settings file, before the
+    /// pairs are measured: a settings file from an earlier run is replaced, but a reference
+    /// image (one tune reads, say) or any other file is never overwritten.
+    static func checkSettingsDestination(_ path: String) throws(CommandLineError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CommandLineError("\(path): not a regular file; --write-config writes a settings file")
+        }
+        do {
+            _ = try ComparisonSettings.load(contentsOf: path)
+        } catch {
+            throw CommandLineError(
+                "\(path): exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path")
         }
     }
 
