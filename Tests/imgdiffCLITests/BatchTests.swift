@@ -188,6 +188,25 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(report["deleted"] as? [String], ["legacy/about.png"])
     }
 
+    /// A new snapshot that is no image, or a broken one, is an error, not "new": it is neither
+    /// reported as a snapshot to add nor approved into the references.
+    func testNewFilesThatAreNoImagesAreErrorsAndNeverApproved() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
+        let welcome = try XCTUnwrap(FileManager.default.contents(atPath: "\(newFolder)/onboarding/welcome.png"))
+        try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: "\(newFolder)/notes.png"))
+        try welcome.prefix(welcome.count / 2).write(to: URL(fileURLWithPath: "\(newFolder)/cut.png"))
+        let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out, "--approve")
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("imgdiff: error: \(newFolder)/notes.png: not a recognised image"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("imgdiff: error: \(newFolder)/cut.png: truncated or corrupt PNG"), run.stderr)
+        XCTAssertTrue(run.stdout.contains("approved: added \(referenceFolder)/onboarding/welcome.png"), run.stdout)
+        for name in ["notes.png", "cut.png"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(referenceFolder)/\(name)"), name)
+        }
+        XCTAssertEqual(try json()["new"] as? [String], ["onboarding/welcome.png"])
+    }
+
     func testReportFolderMayNotOverlapTheInputs() throws {
         let copy = try copiedFixtures()
         let inside = copy.appendingPathComponent("new/report").path
