@@ -27,8 +27,22 @@ final class OptionValueTests: XCTestCase {
             (["--threshold", "nan"], "--threshold must be a number >= 0"),
             (["--fuzz", "-5%"], "--fuzz"),
             (["--metric", "yiq", "--threshold", "1e19"], "between 0 and 1"),
+            // A value after a space, not only after `=`: "-1" is the value, not an option.
+            (["--precision", "-1"], "--precision must be between 0 and 1"),
+            (["--perceptual-precision", "-1"], "--perceptual-precision must be between 0 and 1"),
+            (["--max-diff-ratio", "-1"], "--max-diff-ratio must be between 0 and 1"),
+            (["--max-diff-pixels", "-5"], "--max-diff-pixels must be >= 0"),
+            (["--metric", "structural", "--shift-radius", "-1"], "--shift-radius must be between 0 and"),
+            (["--metric", "structural", "--min-cluster", "-1"], "--min-cluster must be at least 1"),
+            (["--max-width", "-5"], "The value '-5' is invalid for '--max-width"),
+            (["-o", ""], "an output path is empty"),
+            (["batch", fixture("batch/ref"), fixture("batch/new"), "--shard", "-1/2"], "The value '-1/2' is invalid for '--shard"),
+            (["batch", fixture("batch/ref"), fixture("batch/new"), "--jobs", "-1"], "--jobs must be at least 1"),
+            (["batch", fixture("batch/ref"), fixture("batch/new"), "--out", ""], "--out is empty"),
+            (["tune", fixture("tune/noise"), "--canary-pairs", "-1"], "--canary-pairs must be >= 0"),
+            (["tune", fixture("tune/noise"), "--write-config", ""], "--write-config is empty"),
         ] {
-            let run = try imgdiff([reference, actual] + arguments)
+            let run = try imgdiff((arguments.first.map { ["batch", "tune"].contains($0) } == true ? [] : [reference, actual]) + arguments)
             XCTAssertEqual(run.status, 2, "\(arguments)")
             XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
             XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line: \(run.stderr)")

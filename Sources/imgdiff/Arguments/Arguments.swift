@@ -65,6 +65,7 @@ enum OutputPaths {
         let inputIdentities = inputs.map { FileIdentity($0) }
         var seen: [FileIdentity] = []
         for output in outputs {
+            guard !output.isEmpty else { throw CommandLineError("an output path is empty; name the file to write") }
             let suffix = PathText.pathExtension(output)
             if otherImageExtensions.contains(suffix.lowercased()) {
                 throw CommandLineError("\(output): imgdiff writes PNG images, not .\(suffix); name the output .png")
@@ -132,9 +133,11 @@ enum RawArguments {
         }
     }
 
-    /// `-x.png`, `-dir/x.png`: one dash, then a name with a known image extension or a `/`.
+    /// `-x.png`, `-dir/x.png`: one dash, then a name with a known image extension or a `/`;
+    /// not a negative number (`-1/2` is a value, which the option it follows refuses).
     static func looksLikeFileName(_ argument: String) -> Bool {
         guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 else { return false }
+        if argument.dropFirst().first?.isASCII == true, argument.dropFirst().first?.isNumber == true { return false }
         if argument.unicodeScalars.contains("/") { return true }
         return SnapshotFolder.imageExtensions.contains(PathText.pathExtension(argument).lowercased())
     }

@@ -21,17 +21,17 @@ struct ComparisonArguments: ParsableArguments {
         valueName: "P%"))
     var fuzz: Fuzz = Fuzz(distance: 0)
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
         valueName: "0...1"))
     var precision: Float?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100.",
         valueName: "0...1"))
     var perceptualPrecision: Float?
 
-    @Option(parsing: .singleValue, help: ArgumentHelp(
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp(
         "Leave rectangles out, inclusive corners; repeat the option or separate with commas.",
         valueName: "x1:y1-x2:y2[,...]"))
     var ignore: [IgnoreRegions] = []
@@ -42,21 +42,21 @@ struct ComparisonArguments: ParsableArguments {
     @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
     var antialiasing = false
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "A pair still matches with up to N differing pixels (Playwright's maxDiffPixels; default: 0).", valueName: "N"))
     var maxDiffPixels: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "A pair still matches with up to this share of its pixels differing (Playwright's maxDiffPixelRatio; default: 0).",
         valueName: "0...1"))
     var maxDiffRatio: Double?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "structural: the largest displacement in pixels that explains a cluster as moved (default: 1; 0...\(StructuralRule.largestShiftRadius)).",
         valueName: "R"))
     var shiftRadius: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "structural: the smallest cluster, in pixels, that fails the pair at any contrast (default: \(StructuralRule().minimumClusterPixels)). Smaller ones fail from \(StructuralRule().minimumStrongClusterPixels) pixels with a ΔE94 of \(StructuralRule().strongDeltaE), and at any size with that ΔE94 on plain ground.",
         valueName: "N"))
     var minCluster: Int?

@@ -4,24 +4,24 @@ import ImageCodecs
 /// `--max-width`, `--max-height`, `--max-pixels`, `--max-memory`, `--max-file-size`: how large
 /// an input may be. Checked from each image's header before anything is allocated.
 struct DecodingLimitsArguments: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Refuse images wider than this.", valueName: "pixels"))
     var maxWidth: Quantity = Quantity(DecodingLimits.default.maxWidth)
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Refuse images taller than this.", valueName: "pixels"))
     var maxHeight: Quantity = Quantity(DecodingLimits.default.maxHeight)
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Refuse images of more pixels than this: a number, or with K, M, G (1000s) or Ki, Mi, Gi (1024s).",
         valueName: "count"))
     var maxPixels: Quantity = Quantity(DecodingLimits.default.maxPixels)
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Refuse images whose decoding needs more memory than this, e.g. 4GiB.", valueName: "bytes"))
     var maxMemory: Quantity = Quantity(DecodingLimits.default.maxMemory)
 
-    @Option(help: ArgumentHelp("Refuse input files larger than this, e.g. 2GiB.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Refuse input files larger than this, e.g. 2GiB.", valueName: "bytes"))
     var maxFileSize: Quantity = Quantity(DecodingLimits.default.maxFileSize)
 
     /// The library's limits.

@@ -80,10 +80,10 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Copy the new image over the reference for each changed and new pair.")
     var approve = false
 
-    @Option(help: "Pairs compared at once (default: one per core).")
+    @Option(parsing: .unconditional, help: "Pairs compared at once (default: one per core).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Compare only part I of N of the pairs, for CI runners that split a job; merge the parts' reports with `imgdiff merge-reports`.",
         valueName: "I/N"))
     var shard: Shard?
@@ -92,6 +92,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if outputDirectory.isEmpty { throw ValidationError("--out is empty; name the report folder") }
     }
 
     func run() async throws {

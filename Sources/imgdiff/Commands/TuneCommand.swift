@@ -72,7 +72,7 @@ struct TuneCommand: AsyncParsableCommand {
         valueName: "CHANGED_DIR"))
     var mustFail: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "How far beyond the worst noise to set each threshold: a percentage (10%) or a fraction (0.1), at most 1000%.",
         valueName: "P%"))
     var safetyMargin = SafetyMargin(fraction: 0.25)
@@ -80,7 +80,7 @@ struct TuneCommand: AsyncParsableCommand {
     @Flag(help: "Print measurements and recommendations as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Make must-fail canaries from this many noise pairs (spread over the folder; 0 for none).", valueName: "N"))
     var canaryPairs = 8
 
@@ -94,7 +94,7 @@ struct TuneCommand: AsyncParsableCommand {
         valueName: "DIR"))
     var writeCanaries: String?
 
-    @Option(help: "Pairs measured at once (default: one per core).")
+    @Option(parsing: .unconditional, help: "Pairs measured at once (default: one per core).")
     var jobs: Int?
 
     @OptionGroup(title: "Input limits")
@@ -103,6 +103,8 @@ struct TuneCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if canaryPairs < 0 { throw ValidationError("--canary-pairs must be >= 0") }
+        if writeConfig?.isEmpty == true { throw ValidationError("--write-config is empty; name the settings file") }
+        if writeCanaries?.isEmpty == true { throw ValidationError("--write-canaries is empty; name the folder") }
     }
 
     func run() async throws {
