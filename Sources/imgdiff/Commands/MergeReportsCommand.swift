@@ -62,7 +62,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
     }
 
     func merge() throws(CommandLineError) -> Int32 {
-        let parts = try reports.map { folder throws(CommandLineError) in (folder, try read(folder)) }
+        let parts = try reports.map { folder throws(CommandLineError) in (folder, try BatchReport.read(inFolder: folder)) }
         let labels = try runLabels(parts.map(\.1), folders: parts.map(\.0))
         if labels == nil { try checkParts(parts.map(\.1), folders: parts.map(\.0)) }
         if labels != nil, approve {
@@ -99,21 +99,6 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         report.printSummary(reportFolder: outputDirectory)
         return approve ? report.approve() : report.exitCode
-    }
-
-    func read(_ folder: String) throws(CommandLineError) -> BatchReport {
-        let path = PathText.join(folder, "report.json")
-        let bytes: [UInt8]
-        do {
-            bytes = try ImageFile.read(path)
-        } catch {
-            throw CommandLineError("\(folder): not an imgdiff report folder (\(error.error))")
-        }
-        do {
-            return try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
-        } catch {
-            throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
-        }
     }
 
     /// For reports of whole runs (none has a shard) whose pairs share paths: one label per

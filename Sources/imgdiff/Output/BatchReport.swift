@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ImageCodecs
 import ImageDiff
 import ImagePipeline
 import SnapshotFiles
@@ -97,6 +98,22 @@ struct PairRecord: Codable, Sendable {
 
 /// `report.json`: the four lists the issue asks for, errors, and every pair in detail.
 struct BatchReport: Codable, Sendable {
+    /// The report a batch wrote into `folder` (its report.json).
+    static func read(inFolder folder: String) throws(CommandLineError) -> BatchReport {
+        let path = PathText.join(folder, "report.json")
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path)
+        } catch {
+            throw CommandLineError("\(folder): not an imgdiff report folder (\(error.error))")
+        }
+        do {
+            return try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
+        } catch {
+            throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
+        }
+    }
+
     struct Summary: Codable, Sendable {
         let pairs: Int
         let changed: Int

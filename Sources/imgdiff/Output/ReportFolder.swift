@@ -30,8 +30,8 @@ struct ReportFolder {
     /// Checks `destination` and creates the staging folder beside it.
     ///
     /// `destination` may be missing, empty or hold an earlier report (`index.html`,
-    /// `report.json`, `junit.xml`, `pairs/`); a folder holding anything else is refused, since
-    /// the swap replaces it whole.
+    /// `report.json`, `junit.xml`, `pairs/`, with a report.json that reads as a batch's); a
+    /// folder holding anything else is refused, since the swap replaces it whole.
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
         place = URL(fileURLWithPath: destination).standardizedFileURL.path
@@ -83,6 +83,12 @@ struct ReportFolder {
         if let foreign = entries.sorted().first(where: { !reportEntries.contains($0) }) {
             throw CommandLineError(
                 "\(destination): holds \(foreign), which is not part of an imgdiff report, and the new report replaces the folder whole; choose another --out")
+        }
+        // A file of a report's name (a page of one's own called index.html) is one only beside
+        // the report.json of a batch.
+        if let first = entries.sorted().first, (try? BatchReport.read(inFolder: place)) == nil {
+            throw CommandLineError(
+                "\(destination): holds \(first) but no imgdiff report.json, so it is not an imgdiff report, and the new report replaces the folder whole; choose another --out")
         }
     }
 

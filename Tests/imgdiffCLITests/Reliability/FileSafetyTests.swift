@@ -136,6 +136,26 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertEqual(entries(path("out")), ["notes.txt"])
     }
 
+    /// A file of a report's name is part of a report only beside a batch's report.json: a page
+    /// of one's own called index.html, or a pairs/ folder, is never replaced.
+    func testReportNamesWithoutAReportAreRefused() throws {
+        try makeSuite()
+        let page = Data("<html>mine</html>\n".utf8)
+        try FileManager.default.createDirectory(atPath: path("out/pairs/mine"), withIntermediateDirectories: true)
+        try page.write(to: URL(fileURLWithPath: path("out/index.html")))
+        try page.write(to: URL(fileURLWithPath: path("out/pairs/mine/keep.txt")))
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(
+            run.stderr,
+            "imgdiff: error: \(path("out")): holds index.html but no imgdiff report.json, so it is not an imgdiff report, and the new report replaces the folder whole; choose another --out\n")
+        XCTAssertEqual(contents(path("out/index.html")), page)
+        XCTAssertEqual(contents(path("out/pairs/mine/keep.txt")), page)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: path("out/report.json")))
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 2, "a report.json of another kind")
+        XCTAssertEqual(contents(path("out/index.html")), page)
+    }
+
     /// A batch that fails after comparing (here: a report folder in the way of the swap, made
     /// a file) leaves the earlier report as it was.
     func testFailedRunLeavesThePreviousReport() throws {
