@@ -552,8 +552,55 @@ static cic_fast_status walk_chunks(const uint8_t *data, size_t size, size_t *fir
                      : fail(message, message_size, "no image data (IDAT)");
 }
 
+/* Whether a PNG colour type allows a bit depth (PNG 11.2.2). */
+static int allows_bit_depth(uint8_t colour_type, uint8_t bit_depth) {
+    switch (colour_type) {
+    case 0: return bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8 || bit_depth == 16;
+    case 3: return bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8;
+    case 2: case 4: case 6: return bit_depth == 8 || bit_depth == 16;
+    default: return 0;
+    }
+}
+
 cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *message, size_t message_size) {
-    return walk_chunks(data, size, NULL, message, message_size);
+    cic_fast_status status = walk_chunks(data, size, NULL, message, message_size);
+    if (status != CIC_FAST_OK) return status;
+    /* What a decoder refuses from the chunks alone, without inflating: the header's fields, a
+     * palette where the colour type needs or forbids one, a critical chunk no decoder knows,
+     * and the zlib header of the image data. */
+    size_t position = 8;
+    png_chunk chunk;
+    uint8_t colour_type = 0;
+    int seen_palette = 0, seen_idat = 0;
+    while (next_chunk(data, size, &position, &chunk, 0, NULL, 0) == 1) {
+        const uint8_t *type = chunk.type;
+        if (memcmp(type, "IHDR", 4) == 0) {
+            if (chunk.length != 13) return fail(message, message_size, "IHDR has a wrong length");
+            const uint8_t *h = chunk.payload;
+            colour_type = h[9];
+            if (!allows_bit_depth(h[9], h[8])) return fail(message, message_size, "invalid colour type or bit depth in IHDR");
+            if (h[10] != 0 || h[11] != 0 || h[12] > 1)
+                return fail(message, message_size, "unknown compression, filter or interlace method in IHDR");
+        } else if (memcmp(type, "PLTE", 4) == 0) {
+            if (colour_type == 0 || colour_type == 4) return fail(message, message_size, "a palette (PLTE) in a grayscale image");
+            if (chunk.length == 0 || chunk.length % 3 != 0 || chunk.length > 768)
+                return fail(message, message_size, "PLTE has a wrong length");
+            seen_palette = 1;
+        } else if (memcmp(type, "IDAT", 4) == 0) {
+            if (!seen_idat) {
+                if (colour_type == 3 && !seen_palette) return fail(message, message_size, "no palette (PLTE) before the image data");
+                if (chunk.length >= 2) {
+                    const uint8_t cmf = chunk.payload[0], flg = chunk.payload[1];
+                    if ((cmf & 0x0F) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0 || (flg & 0x20))
+                        return fail(message, message_size, "incorrect zlib header in the image data");
+                }
+            }
+            seen_idat = 1;
+        } else if (is_critical(type) && memcmp(type, "IEND", 4) != 0) {
+            return fail(message, message_size, "unknown critical chunk");
+        }
+    }
+    return CIC_FAST_OK;
 }
 
 /* ---- the row stream ------------------------------------------------------------------ */

@@ -385,7 +385,9 @@ final class FastPNGTests: XCTestCase {
     }
 
     /// The check byte-identical files get instead of a decode accepts a sound PNG and refuses,
-    /// naming the problem, what libpng refuses in the chunk structure.
+    /// naming the problem, what libpng refuses in the chunk structure and the header: a colour
+    /// type or bit depth PNG does not have, another interlace method, a palette image without
+    /// its palette, an unknown critical chunk, a zlib header that is none.
     func testStructureCheckRefusesWhatLibPNGRefuses() throws {
         let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("Fixtures/login/ref.png")))
         XCTAssertEqual(try ImageDecoder.structurallyValidPNGSize(bytes, name: "ref.png"), ImageSize(width: 320, height: 200))
@@ -401,6 +403,14 @@ final class FastPNGTests: XCTestCase {
         }
         func file(_ chunks: [[UInt8]]) -> [UInt8] { Array(bytes.prefix(8)) + chunks.joined() }
         func type(_ chunk: [UInt8]) -> String { String(decoding: chunk[4..<8], as: UTF8.self) }
+        /// The file's IHDR with one field changed, its CRC made anew.
+        func header(bitDepth: UInt8? = nil, colourType: UInt8? = nil, interlace: UInt8? = nil) -> [UInt8] {
+            var payload = Array(chunks[0][8..<21])
+            if let bitDepth { payload[8] = bitDepth }
+            if let colourType { payload[9] = colourType }
+            if let interlace { payload[12] = interlace }
+            return Self.pngChunk("IHDR", payload[...])
+        }
         let idat = try XCTUnwrap(chunks.firstIndex { type($0) == "IDAT" })
         var badCRC = chunks
         badCRC[idat][badCRC[idat].count - 1] ^= 1
@@ -423,6 +433,12 @@ final class FastPNGTests: XCTestCase {
             ("no IDAT", file(chunks.filter { type($0) != "IDAT" }), "no image data"),
             ("IHDR not first", file([chunks[1], chunks[0]] + chunks[2...]), "IHDR is not first"),
             ("IDAT run broken", file(interrupted), "not consecutive"),
+            ("colour type 7", file([header(colourType: 7)] + chunks[1...]), "invalid colour type or bit depth"),
+            ("RGB of 4 bits", file([header(bitDepth: 4)] + chunks[1...]), "invalid colour type or bit depth"),
+            ("interlace method 2", file([header(interlace: 2)] + chunks[1...]), "unknown compression, filter or interlace method"),
+            ("palette image without PLTE", file([header(colourType: 3)] + chunks[1...].filter { type($0) != "PLTE" }), "no palette (PLTE)"),
+            ("unknown critical chunk", file([chunks[0], Self.pngChunk("CRIT", [1, 2, 3][...])] + chunks[1...]), "unknown critical chunk"),
+            ("zlib header", file(chunks.enumerated().map { $0.offset == idat ? Self.pngChunk("IDAT", [0x79] + $0.element[9..<($0.element.count - 4)]) : $0.element }), "incorrect zlib header"),
         ]
         for (label, data, problem) in broken {
             XCTAssertThrowsError(try ImageDecoder.structurallyValidPNGSize(data, name: label), label) { error in

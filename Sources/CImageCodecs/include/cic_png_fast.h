@@ -61,7 +61,11 @@ cic_fast_status cic_png_stream_reread_rows(cic_png_stream *stream, uint8_t *rgba
 void cic_png_stream_close(cic_png_stream *stream);
 
 /* Checks a PNG's structure without decoding its pixels: signature, IHDR first, every chunk
- * within the data with a correct CRC (critical chunks), image data, and IEND. */
+ * within the data with a correct CRC (critical chunks), image data, and IEND; the header's
+ * colour type, bit depth and methods, a palette where one is needed (and none in grayscale), no
+ * unknown critical chunk, and the zlib header of the image data. Truncated or corrupt
+ * compressed data, bad filter bytes and palette indices out of range are found only by
+ * inflating, which this leaves out. */
 cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *message, size_t message_size);
 
 /* Unfilters one row from `in` to `out` with the plain scalar code (the reference the SIMD path
