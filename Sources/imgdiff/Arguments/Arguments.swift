@@ -134,10 +134,12 @@ enum RawArguments {
     }
 
     /// `-x.png`, `-dir/x.png`: one dash, then a name with a known image extension or a `/`;
-    /// not a negative number (`-1/2` is a value, which the option it follows refuses).
+    /// not a negative value (`-1/2`, `-0.5`, `-1:0-5:5`: the option it follows refuses it).
     static func looksLikeFileName(_ argument: String) -> Bool {
         guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 else { return false }
-        if argument.dropFirst().first?.isASCII == true, argument.dropFirst().first?.isNumber == true { return false }
+        if argument.dropFirst().first?.isWholeNumber == true, argument.dropFirst().allSatisfy({ "0123456789./:%e+-".contains($0) }) {
+            return false
+        }
         if argument.unicodeScalars.contains("/") { return true }
         return SnapshotFolder.imageExtensions.contains(PathText.pathExtension(argument).lowercased())
     }

@@ -84,6 +84,13 @@ final class FalsePassTests: ReliabilityTestCase {
         XCTAssertTrue(run.stderr.contains("-shot.png: a file name that starts with '-' reads as options"), run.stderr)
         let separated = try runProcess(IMGDiffExecutable.url, ["--", "-shot.png", "new/-shot.png"], currentDirectory: work)
         XCTAssertEqual(separated.status, 1, "after --, the names compare: " + separated.stderr)
+        // A name starting with a digit is a name too; a negative value is left to its option.
+        for name in ["-1.png", "-1/x.png"] {
+            let run = try runProcess(IMGDiffExecutable.url, [name, "new/-shot.png"], currentDirectory: work)
+            XCTAssertTrue(run.stderr.contains("\(name): a file name that starts with '-' reads as options"), run.stderr)
+        }
+        let shard = try runProcess(IMGDiffExecutable.url, ["batch", "new", "new", "--shard", "-1/2"], currentDirectory: work)
+        XCTAssertTrue(shard.stderr.contains("The value '-1/2' is invalid for '--shard"), shard.stderr)
     }
 
     /// In a subfolder too, a name starting with U+0301 (one `Character` with the slash before
