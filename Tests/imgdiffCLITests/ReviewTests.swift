@@ -63,6 +63,12 @@ final class ReviewTests: XCTestCase {
             try Data(contentsOf: work.appendingPathComponent("new/onboarding/welcome.png")))
         XCTAssertEqual(try review("--list").stdout.split(separator: "\n").count, 2, "an accepted pair is not listed again")
 
+        // A rejected batch pair stays in its report: it remains, and says so.
+        let rejected = try review("--interactive", input: "r\nr\n")
+        XCTAssertEqual(rejected.status, 1, rejected.stdout)
+        XCTAssertTrue(rejected.stdout.contains("rejected: login.png; it stays in its batch report until batch runs again"), rejected.stdout)
+        XCTAssertEqual(try review("--list").stdout.split(separator: "\n").count, 2)
+
         XCTAssertEqual(try review("--accept-all").status, 0)
         let done = try review()
         XCTAssertEqual(done.status, 0)

@@ -30,7 +30,8 @@ struct ReviewCommand: ParsableCommand {
             and asks: [a]ccept [r]eject [s]kip [A]ccept all [q]uit. Accepting replaces the
             reference atomically (written beside it, synced, renamed into place) with the
             new image; rejecting forgets a snapshot failure (its entry is removed; the
-            reference stays). --list and --json print the failures without asking;
+            reference stays), while a rejected batch pair stays in its report, and so
+            remains, until batch runs again. --list and --json print the failures without asking;
             --accept-all accepts every one.
 
             Exit status: 0 nothing left to review; 1 failures remain (listed, or skipped);
@@ -135,8 +136,12 @@ struct ReviewCommand: ParsableCommand {
                     return 2
                 }
             case "r":
-                failure.reject()
-                Console.line("rejected: \(failure.name)")
+                if failure.reject() {
+                    Console.line("rejected: \(failure.name)")
+                } else {
+                    Console.line("rejected: \(failure.name); it stays in its batch report until batch runs again")
+                    remaining += 1
+                }
             case "q":
                 return 1
             default:
@@ -188,9 +193,12 @@ struct PendingReview: Encodable {
         if let entry { try? FileManager.default.removeItem(atPath: entry) }
     }
 
-    /// Forgets a snapshot failure; a batch pair stays in its report.
-    func reject() {
-        if let entry { try? FileManager.default.removeItem(atPath: entry) }
+    /// Forgets a snapshot failure, and says whether it did: a batch pair stays in its report
+    /// until batch runs again.
+    func reject() -> Bool {
+        guard let entry else { return false }
+        try? FileManager.default.removeItem(atPath: entry)
+        return true
     }
 
     /// Every failure under `root`, snapshot entries and batch reports, sorted by name.
