@@ -77,6 +77,52 @@ final class ReviewTests: XCTestCase {
         XCTAssertTrue(again.stdout.contains("0 changed"), again.stdout)
     }
 
+    /// Accepting a batch pair writes only inside the reference folder's own folders, as
+    /// `batch --approve` does; the pairs of runs joined side by side are listed but not
+    /// accepted; a broken report or entry of imgdiff's is an error, not "nothing to review".
+    func testBatchPairsAreAcceptedAsBatchApprovesThem() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        // ref/settings is a link to a folder outside REF_DIR.
+        let outside = work.appendingPathComponent("outside")
+        try FileManager.default.moveItem(at: work.appendingPathComponent("ref/settings"), to: outside)
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("ref/settings").path, withDestinationPath: outside.path)
+        let before = try Data(contentsOf: outside.appendingPathComponent("account.png"))
+        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        let accepted = try review("--accept-all")
+        XCTAssertEqual(accepted.status, 2, accepted.stdout + accepted.stderr)
+        XCTAssertTrue(accepted.stderr.contains("is a symbolic link; imgdiff writes only inside"), accepted.stderr)
+        XCTAssertEqual(try Data(contentsOf: outside.appendingPathComponent("account.png")), before, "nothing written through the link")
+
+        for runner in ["intel", "arm"] {
+            _ = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", runner], currentDirectory: work)
+        }
+        _ = try runProcess(IMGDiffExecutable.url, ["merge-reports", "intel", "arm", "--out", "joined"], currentDirectory: work)
+        try FileManager.default.removeItem(at: work.appendingPathComponent("report"))
+        for runner in ["intel", "arm"] { try FileManager.default.removeItem(at: work.appendingPathComponent(runner)) }
+        let joined = try review("joined", "--accept-all")
+        XCTAssertEqual(joined.status, 2)
+        XCTAssertTrue(joined.stderr.contains("from runs joined side by side"), joined.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("ref/arm").path))
+        XCTAssertEqual(try review("joined", "--list").status, 1, "listed still")
+
+        try Data("{\"broken".utf8).write(to: work.appendingPathComponent("joined/report.json"))
+        for mode in ["--list", "--json", "--accept-all"] {
+            let broken = try review("joined", mode)
+            XCTAssertEqual(broken.status, 2, mode)
+            XCTAssertTrue(broken.stderr.hasPrefix("imgdiff: error: joined/report.json: not a readable imgdiff batch report"), broken.stderr)
+        }
+        try FileManager.default.createDirectory(at: work.appendingPathComponent("other"), withIntermediateDirectories: true)
+        try Data("{\"someone else's\": 1}".utf8).write(to: work.appendingPathComponent("other/report.json"))
+        XCTAssertEqual(try review("other").status, 0, "a report.json of another tool is passed over")
+        try Data("{".utf8).write(to: work.appendingPathComponent("other/t.1.imgdiff.json"))
+        let entry = try review("other")
+        XCTAssertEqual(entry.status, 2)
+        XCTAssertEqual(entry.stderr, "imgdiff: error: other/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again\n")
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")

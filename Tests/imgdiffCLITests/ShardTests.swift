@@ -133,6 +133,23 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    /// A part's report is input: a path in it that leaves its pairs/ folder is refused, and
+    /// nothing is copied, inside the merged report or outside it.
+    func testPartReportPathsThatLeaveTheirFolderAreRefused() throws {
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part"), "--shard", "1/1")
+        let reportPath = path("part/report.json")
+        let text = try String(contentsOfFile: reportPath, encoding: .utf8)
+        let blend = try XCTUnwrap(text.range(of: #""blend" : "pairs/[^"]*""#, options: .regularExpression))
+        // Each names an input image, which a copy would have written beside the merged report.
+        for escape in ["pairs/../../ref/set-0/login.png", "pairs/x/../../../ref/set-0/login.png", "pairs//../../ref/set-0/login.png"] {
+            try text.replacingCharacters(in: blend, with: "\"blend\" : \"\(escape)\"").write(toFile: reportPath, atomically: true, encoding: .utf8)
+            let run = try imgdiff("merge-reports", path("part"), "--out", path("deep/er/merged"))
+            XCTAssertEqual(run.status, 2, escape)
+            XCTAssertTrue(run.stderr.contains("names \(escape), which leaves its pairs/ folder"), run.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("deep/er")), [], escape)
+        }
+    }
+
     func testApproveFromAMergedReport() throws {
         for index in 1...2 {
             _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/2")

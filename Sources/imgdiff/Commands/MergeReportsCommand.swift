@@ -168,6 +168,12 @@ struct MergeReportsCommand: AsyncParsableCommand {
             guard path.hasPrefix("pairs/") else {
                 return SnapshotFolder.relativePath(of: PathText.join(folder, path), from: outputDirectory)
             }
+            // A part's report is read as input: a file it names is copied only from inside its
+            // own pairs/ folder, and only into the merged one.
+            guard path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ !["", ".", ".."].contains($0) }) else {
+                throw CommandLineError(
+                    "\(PathText.join(folder, "report.json")): \(record.path) names \(path), which leaves its pairs/ folder; a report imgdiff wrote names no such path")
+            }
             let source = PathText.join(folder, path)
             let moved = "pairs/" + prefix + path.dropFirst("pairs/".count)
             do {

@@ -169,6 +169,13 @@ struct PendingReview: Encodable {
     var summary: String
     /// The entry file that listed a snapshot failure, removed once it is decided.
     var entry: String?
+    /// For a batch pair: its reference folder and its path there, so that accepting writes
+    /// only inside that folder's own folders, as `batch --approve` does.
+    var referenceFolder: (root: String, path: String)?
+    /// Why the failure cannot be accepted here, when it cannot.
+    var refusal: String?
+
+    private enum CodingKeys: String, CodingKey { case source, name, reference, new, review, summary, entry }
 
     func line(_ index: Int, of count: Int) -> String {
         "[\(index)/\(count)] \(source.rawValue) \(name): \(summary)"
@@ -176,17 +183,23 @@ struct PendingReview: Encodable {
 
     /// Replaces the reference with the new image, atomically and durably.
     func accept() throws(CommandLineError) {
+        if let refusal { throw CommandLineError("\(name): \(refusal)") }
         guard let reference else {
             throw CommandLineError("\(name): the reference is unknown (it was not found among the test's snapshots); copy \(new) by hand")
         }
         do {
             let bytes = try ImageFile.read(new)
             _ = try ImageDecoder.decode(bytes, name: new)
-            let folder = PathText.parent(of: reference)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if let referenceFolder {
+                try SnapshotFolder.createFolders(for: referenceFolder.path, under: referenceFolder.root)
+            } else {
+                try FileManager.default.createDirectory(atPath: PathText.parent(of: reference), withIntermediateDirectories: true)
+            }
             try ImageFile.write(bytes, to: reference, durable: true)
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)
+        } catch let error as CommandLineError {
+            throw error
         } catch {
             throw CommandLineError("\(reference): \(SystemError.reason(error))")
         }
@@ -211,9 +224,9 @@ struct PendingReview: Encodable {
         for relative in relativePaths {
             let path = PathText.join(root, relative)
             if relative.hasSuffix(ReviewEntry.suffix) {
-                found += snapshotFailure(path)
+                found += try snapshotFailure(path)
             } else if PathText.lastComponent(relative) == "report.json" {
-                found += batchFailures(path)
+                found += try batchFailures(path)
             }
         }
         return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
@@ -236,10 +249,11 @@ struct PendingReview: Encodable {
         return found
     }
 
-    static func snapshotFailure(_ path: String) -> [PendingReview] {
+    /// The failure an entry file lists; an entry that cannot be read is an error, as its name
+    /// is imgdiff's.
+    static func snapshotFailure(_ path: String) throws(CommandLineError) -> [PendingReview] {
         guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: [UInt8](data)) else {
-            Console.warning("\(path): not an imgdiff review entry; skipped")
-            return []
+            throw CommandLineError("\(path): not a readable imgdiff review entry; delete it, or run the test again")
         }
         let name = String(PathText.lastComponent(path).dropLast(ReviewEntry.suffix.count))
         return [PendingReview(
@@ -262,15 +276,28 @@ struct PendingReview: Encodable {
 
         var referenceDirectory: String
         var newDirectory: String
+        var command: [String]?
         var pairs: [Pair]
     }
 
     /// The changed and new pairs of a batch report whose reference does not yet hold the new
-    /// image (an accepted pair is not listed again).
-    static func batchFailures(_ path: String) -> [PendingReview] {
-        guard let data = FileManager.default.contents(atPath: path),
-            let report = try? JSONDecoder().decode(BatchEntry.self, from: data)
-        else { return [] }
+    /// image (an accepted pair is not listed again). A report.json that is not imgdiff's (no
+    /// report beside it, no batch keys) is passed over; one that is, but cannot be read, is an
+    /// error. The pairs of runs that `merge-reports` joined side by side are listed but not
+    /// accepted here, as `merge-reports --approve` refuses them: two new images may claim one
+    /// reference.
+    static func batchFailures(_ path: String) throws(CommandLineError) -> [PendingReview] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandLineError("\(path): cannot read the batch report")
+        }
+        let report: BatchEntry
+        do {
+            report = try JSONDecoder().decode(BatchEntry.self, from: data)
+        } catch {
+            guard isImgdiffReport(path, data) else { return [] }
+            throw CommandLineError("\(path): not a readable imgdiff batch report (\(error)); run batch again")
+        }
+        let sideBySide = report.command?.first == MergeReportsCommand._commandName
         return report.pairs.compactMap { pair in
             guard pair.status == "changed" || pair.status == "new" else { return nil }
             let reference = pair.referenceFile ?? PathText.join(report.referenceDirectory, pair.path)
@@ -278,9 +305,23 @@ struct PendingReview: Encodable {
             if let a = FileManager.default.contents(atPath: reference), let b = FileManager.default.contents(atPath: new), a == b {
                 return nil
             }
-            return PendingReview(
+            var failure = PendingReview(
                 source: .batch, name: pair.path, reference: reference, new: new, review: nil,
                 summary: pair.status == "new" ? "new image" : pair.metrics?.summary ?? "changed", entry: nil)
+            if sideBySide {
+                failure.refusal = "from runs joined side by side (\(path)); accept from each run's own report"
+            } else if pair.referenceFile == nil || pair.referenceFile == PathText.join(report.referenceDirectory, pair.path) {
+                failure.referenceFolder = (report.referenceDirectory, pair.path)
+            }
+            return failure
         }
+    }
+
+    /// Whether a report.json that does not decode is one imgdiff wrote, broken: it names a
+    /// batch's keys, or lies beside the rest of a report.
+    static func isImgdiffReport(_ path: String, _ data: Data) -> Bool {
+        let folder = PathText.parent(of: path)
+        return String(decoding: data, as: UTF8.self).contains("\"referenceDirectory\"")
+            || ["junit.xml", "index.html"].contains { FileManager.default.fileExists(atPath: PathText.join(folder, $0)) }
     }
 }
