@@ -154,6 +154,29 @@ struct ArtifactWriter {
         return (artifacts, problems)
     }
 
+    /// Removes the review entries that an earlier run's failure of this test left for
+    /// `reference`, which passes now: left behind, such an entry would have `imgdiff review
+    /// --accept-all` replace the good reference with the old failure. Only this test's entries
+    /// are read (a folder listing on each pass, an image decoded only where one is left), and
+    /// one a failure of this process wrote (a twin's, with an identical reference) is kept.
+    func removeEntries(passing reference: RGBAImage) {
+        let directory = artifactsDirectory
+        let prefix = location.sanitizedTestName + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let snapshots = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(ReviewEntry.suffix) {
+            guard !ClaimedArtifactNames.shared.isClaimed(String(name.dropLast(ReviewEntry.suffix.count)), in: snapshots) else { continue }
+            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: Array(data)),
+                let referencePath = entry.reference, let stored = FileManager.default.contents(atPath: referencePath),
+                let image = try? codec.decode(Array(stored)),
+                image.width == reference.width, image.height == reference.height,
+                ByteComparison.areEqual(image.pixels, reference.pixels)
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
     /// The name of swift-snapshot-testing's failure artifact without its extension
     /// (`testName.identifier`), found by looking for the reference among this test's snapshots.
     /// Twins (two snapshots of one test with identical references, `named: "a"` and `"b"`) are
@@ -203,6 +226,13 @@ final class ClaimedArtifactNames: @unchecked Sendable {
     // Guarded by `lock`: failures of tests running in parallel claim names at once.
     private var claimed: [String: Set<String>] = [:]
     private let lock = NSLock()
+
+    /// Whether a failure of this process took `name` in `directory`.
+    func isClaimed(_ name: String, in directory: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return claimed[directory, default: []].contains(name)
+    }
 
     /// The first of `candidates` (sorted) not yet taken in `directory`, else the first.
     func claim(among candidates: [String], in directory: String) -> String {

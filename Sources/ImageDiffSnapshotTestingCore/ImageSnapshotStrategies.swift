@@ -77,7 +77,10 @@ enum ImageSnapshotFailure {
                 """, [])
         }
         let evaluation = comparison.evaluate(reference: reference, actual: actual)
-        guard !evaluation.verdict.passed else { return nil }
+        guard !evaluation.verdict.passed else {
+            if writer.settings.isEnabled { writer.removeEntries(passing: reference) }
+            return nil
+        }
         var lines = [evaluation.verdict.message ?? "Newly-taken snapshot does not match reference.", ""]
         lines.append(evaluation.summary)
         guard writer.settings.isEnabled else {

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import ImageDiff
 import ImageDiffSnapshotTesting
+import SnapshotFiles
 import SnapshotTesting
 import TestSupport
 import XCTest
@@ -18,10 +19,21 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         }
     }
 
-    func testUnchangedScenePasses() {
+    /// The scene passes; and the review entry an earlier run's failure of it left is removed,
+    /// so that `imgdiff review --accept-all` cannot put that failure over the passing reference.
+    /// An entry for another reference (here one that is gone) stays.
+    func testUnchangedScenePasses() throws {
+        let artifacts = SnapshotTestEnvironment.artifactsDirectory() + "/testUnchangedScenePasses"
+        try FileManager.default.createDirectory(atPath: SnapshotTestEnvironment.artifactsDirectory(), withIntermediateDirectories: true)
+        for (name, reference) in [("1", SnapshotTestEnvironment.snapshotDirectory() + "/testUnchangedScenePasses.1.png"), ("gone", "/no/such.png")] {
+            let entry = ReviewEntry(test: "testUnchangedScenePasses()", reference: reference, failure: "\(artifacts).\(name).failure.png", review: nil, summary: "an earlier run")
+            try Data(entry.encoded()).write(to: URL(fileURLWithPath: "\(artifacts).\(name).imgdiff.json"))
+        }
         assertSnapshot(of: Scene.badge, as: .scene())
         assertSnapshot(of: Scene.badge.rasterize(), as: .image(), named: "image")
         assertSnapshot(of: Scene.badge.rasterize(), as: .image(precision: 0.99, perceptualPrecision: 0.98), named: "image")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: artifacts + ".1.imgdiff.json"), "the passing snapshot's entry")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: artifacts + ".gone.imgdiff.json"), "another reference's entry")
     }
 
     /// Edge pixels one level off, as another machine renders them, fail the default exact
@@ -83,6 +95,10 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         XCTAssertEqual(entry["reference"], referencePath)
         XCTAssertEqual(entry["failure"], artifacts + ".failure.png")
         XCTAssertEqual(entry["review"], artifacts + ".review.png")
+        XCTAssertNil(verify(Scene.badge, as: .scene(), named: "badge"))
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: artifacts + ".imgdiff.json"),
+            "a failure of this run keeps its entry when a snapshot of the same reference passes after it (twins)")
         let review = try ImageDecoder.decode(contentsOf: artifacts + ".review.png")
         XCTAssertGreaterThanOrEqual(review.width, 3 * 48 + 2 * ReviewImage.gap, "reference | new | highlight")
         XCTAssertEqual(review[48 + ReviewImage.gap + 30, 15], failure[30, 15], "the new image in the middle")
