@@ -53,6 +53,9 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
         }
         let old = Premultiplied(reference), new = Premultiplied(actual)
         if ByteComparison.areEqual(old.bytes, new.bytes) { return .passed }
+        guard !precision.isNaN, !perceptualPrecision.isNaN else {
+            return .failed("imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not NaN")
+        }
         if precision >= 1, perceptualPrecision >= 1 {
             return .failed("Newly-taken snapshot does not match reference.")
         }

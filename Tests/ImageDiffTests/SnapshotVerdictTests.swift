@@ -19,6 +19,34 @@ final class SnapshotVerdictTests: XCTestCase {
         XCTAssertEqual(verdict.message, "Newly-taken snapshot does not match reference.")
     }
 
+    /// A precision that is not a number fails with a message saying so, where the byte count
+    /// it sets would have trapped (swift-snapshot-testing's own rule traps there).
+    func testPrecisionThatIsNotANumberFailsWithAMessage() {
+        let reference = RGBAImage(width: 4, height: 4, filledWith: RGBA(10, 20, 30))
+        for precision in [SnapshotPrecision(precision: .nan), SnapshotPrecision(precision: 0.9, perceptualPrecision: .nan)] {
+            let verdict = precision.verdict(reference: reference, actual: changingBytes(reference, 1))
+            XCTAssertEqual(verdict.message, "imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not NaN")
+            XCTAssertEqual(precision.verdict(reference: reference, actual: reference), .passed)
+        }
+    }
+
+    /// ImageMagick refuses to compare images of other sizes; its metrics here fail them, even
+    /// when one holds no pixel (a distortion of 0 over nothing), and a fuzz that is not a number
+    /// counts as none rather than trapping.
+    func testImageMagickMetricsFailOtherSizesAndTakeANaNFuzzAsNone() {
+        let small = RGBAImage(width: 3, height: 3, filledWith: RGBA(10, 20, 30))
+        for other in [RGBAImage(width: 0, height: 0, pixels: []), RGBAImage(width: 4, height: 3, filledWith: RGBA(10, 20, 30))] {
+            for metric in ImageMagickMetric.allCases {
+                let result = compare(other, small, options: ComparisonOptions(metric: .imageMagick(metric, threshold: 0)))
+                XCTAssertFalse(result.match, "\(metric) \(other.width)x\(other.height)")
+            }
+        }
+        let changed = RGBAImage(width: 3, height: 3, filledWith: RGBA(12, 20, 30))
+        XCTAssertEqual(
+            compare(small, changed, options: ComparisonOptions(metric: .imageMagickAE(fuzz: .nan))).differentPixels,
+            compare(small, changed, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))).differentPixels)
+    }
+
     func testSizeMismatchMessage() {
         let verdict = SnapshotPrecision().verdict(
             reference: RGBAImage(width: 4, height: 2, filledWith: RGBA(0, 0, 0)),

@@ -20,8 +20,9 @@ public func compare(
         let distortion = ImageMagickDistortion(metric, reference: reference, actual: actual)
         result.metric = options.metric
         result.imageMagick = distortion
-        // Images without a differing pixel match under every metric (NCC scores them below 1).
-        result.match = result.differentPixels == 0 || distortion.passes(threshold: threshold)
+        // Images without a differing pixel match under every metric (NCC scores them below 1);
+        // images of other sizes never do, as ImageMagick refuses to compare them.
+        result.match = !result.sizeDiffers && (result.differentPixels == 0 || distortion.passes(threshold: threshold))
         return result
     }
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)

@@ -565,8 +565,9 @@ public enum ImageMagickCompare {
         init(reference: RGBAImage, failure: RGBAImage, fuzz: Double) {
             self.reference = reference
             self.failure = failure
-            // Beyond 2^20 (more than any two Q16 colours are apart) nothing differs anyway.
-            let distance = min(max(fuzz, 0.5.squareRoot()), Double(1 << 20))
+            // Beyond 2^20 (more than any two Q16 colours are apart) nothing differs anyway; a
+            // fuzz that is not a number is none.
+            let distance = min(max(fuzz.isNaN ? 0 : fuzz, 0.5.squareRoot()), Double(1 << 20))
             thresholdSquared = distance * distance
             var threshold = Int(distance.rounded(.up))
             while threshold > 0, Double((threshold - 1) * (threshold - 1)) >= thresholdSquared { threshold -= 1 }
