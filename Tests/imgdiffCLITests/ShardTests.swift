@@ -127,6 +127,14 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(repeated.status, 2)
         XCTAssertTrue(repeated.stderr.contains("part 2/3 is given twice"), repeated.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
+        // Parts run with other options judged their pairs otherwise; another core count is fine.
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard", "2/3", "--metric", "exact")
+        let mixed = try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report"))
+        XCTAssertEqual(mixed.status, 2)
+        XCTAssertTrue(mixed.stderr.contains("--metric exact`, but \(path("part-1")) ran"), mixed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard=2/3", "--jobs", "1")
+        XCTAssertEqual(try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report")).status, 1)
         for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
             let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("report"), "--shard", bad)
             XCTAssertEqual(run.status, 2, bad)

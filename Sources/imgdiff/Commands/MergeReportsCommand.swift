@@ -144,6 +144,31 @@ struct MergeReportsCommand: AsyncParsableCommand {
         if let (index, path) = repeatedPair(in: parts) {
             throw CommandLineError("\(folders[index]): \(path) is also in another report; merge the parts of one run")
         }
+        // The parts of one run judge their pairs alike: only the part, the report folder and
+        // the runner's core count may differ.
+        let judging = parts.map { Self.judgingArguments($0.command) }
+        for (index, arguments) in judging.enumerated() where arguments != judging[0] {
+            throw CommandLineError(
+                "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
+        }
+    }
+
+    /// A part's command line less what may differ between the parts of one run: `--shard`,
+    /// `--out` and `--jobs`, with their values.
+    static func judgingArguments(_ command: [String]) -> [String] {
+        let apart = ["--shard", "--out", "--jobs"]
+        var result: [String] = []
+        var index = command.startIndex
+        while index < command.endIndex {
+            let argument = command[index]
+            if apart.contains(argument) {
+                index += 2
+                continue
+            }
+            if !apart.contains(where: { argument.hasPrefix($0 + "=") }) { result.append(argument) }
+            index += 1
+        }
+        return result
     }
 
     /// The first pair whose path (by bytes) an earlier report, or the same one, already holds:
