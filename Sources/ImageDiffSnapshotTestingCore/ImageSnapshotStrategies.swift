@@ -72,8 +72,8 @@ enum ImageSnapshotFailure {
                 Reference image could not be loaded.
 
                 imgdiff: the stored reference is empty or not an image. An empty one was recorded \
-                from a snapshot that could not be made (the run that recorded it failed with the \
-                reason); delete it, fix the cause, and record again.
+                from a snapshot that could not be made, or that held no pixels (an image of zero \
+                width or height); delete it, fix the cause, and record again.
                 """, [])
         }
         let evaluation = comparison.evaluate(reference: reference, actual: actual)
