@@ -54,8 +54,14 @@ final class SettingsFileTests: XCTestCase {
     /// and `tune --write-config` replaces a settings file only: not a reference image it reads,
     /// nor any other file, nor a folder. Each is refused before any pair is measured.
     func testSettingsFilesAndImagesAreNeverOverwritten() throws {
+        // One pair and no canaries: the tune runs that write stay quick, under the sanitizers too.
+        let copied = work.appendingPathComponent("noise").path
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(atPath: "\(copied)/\(side)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)/jitter-1.png", toPath: "\(copied)/\(side)/jitter-1.png")
+        }
         let config = work.appendingPathComponent("imgdiff.json").path
-        let tuned = try imgdiff("tune", noise, "--write-config", config)
+        let tuned = try imgdiff("tune", copied, "--canary-pairs", "0", "--write-config", config)
         XCTAssertEqual(tuned.status, 0, tuned.stderr)
         let settings = try Data(contentsOf: URL(fileURLWithPath: config))
         let reference = "\(noise)/ref/jitter-1.png", actual = "\(noise)/new/jitter-1.png"
@@ -66,8 +72,6 @@ final class SettingsFileTests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: config)), settings)
 
-        let copied = work.appendingPathComponent("noise").path
-        try FileManager.default.copyItem(atPath: noise, toPath: copied)
         let image = "\(copied)/ref/jitter-1.png", text = work.appendingPathComponent("notes.json").path
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: text))
         let before = try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
@@ -82,7 +86,7 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
         let folder = try imgdiff("tune", copied, "--write-config", work.path)
         XCTAssertEqual(folder.stderr, "imgdiff: error: \(work.path): not a regular file; --write-config writes a settings file\n")
-        let again = try imgdiff("tune", copied, "--write-config", config)
+        let again = try imgdiff("tune", copied, "--canary-pairs", "0", "--write-config", config)
         XCTAssertEqual(again.status, 0, "a settings file is replaced: " + again.stderr)
     }
 
