@@ -146,29 +146,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         // The parts of one run judge their pairs alike: only the part, the report folder and
         // the runner's core count may differ.
-        let judging = parts.map { Self.judgingArguments($0.command) }
+        let judging = parts.map { unshardedCommand($0.command, dropping: ["--out", "--jobs"]) }
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
                 "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
         }
-    }
-
-    /// A part's command line less what may differ between the parts of one run: `--shard`,
-    /// `--out` and `--jobs`, with their values.
-    static func judgingArguments(_ command: [String]) -> [String] {
-        let apart = ["--shard", "--out", "--jobs"]
-        var result: [String] = []
-        var index = command.startIndex
-        while index < command.endIndex {
-            let argument = command[index]
-            if apart.contains(argument) {
-                index += 2
-                continue
-            }
-            if !apart.contains(where: { argument.hasPrefix($0 + "=") }) { result.append(argument) }
-            index += 1
-        }
-        return result
     }
 
     /// The first pair whose path (by bytes) an earlier report, or the same one, already holds:
@@ -220,22 +202,22 @@ struct MergeReportsCommand: AsyncParsableCommand {
         return record
     }
 
-    /// A part's command line as the unsharded run's: without `--shard`, and with this --out.
-    func unshardedCommand(_ command: [String]) -> [String] {
+    /// A part's command line as the unsharded run's: without `--shard` and the options in
+    /// `others`, each with its value, and with this --out (unless `others` drops it too).
+    func unshardedCommand(_ command: [String], dropping others: Set<String> = []) -> [String] {
+        let dropped = others.union(["--shard"])
         var result: [String] = []
         var index = command.startIndex
         while index < command.endIndex {
             let argument = command[index]
-            if argument == "--shard" || argument == "--out" {
-                if argument == "--out" { result += ["--out", outputDirectory] }
+            if dropped.contains(argument) || argument == "--out" {
+                if !dropped.contains(argument) { result += ["--out", outputDirectory] }
                 index += 2
                 continue
             }
-            if argument.hasPrefix("--shard=") {
-                index += 1
-                continue
+            if !dropped.contains(where: { argument.hasPrefix($0 + "=") }) {
+                result.append(argument.hasPrefix("--out=") ? "--out=" + outputDirectory : argument)
             }
-            result.append(argument.hasPrefix("--out=") ? "--out=" + outputDirectory : argument)
             index += 1
         }
         return result
