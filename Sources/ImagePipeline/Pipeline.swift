@@ -113,26 +113,26 @@ public enum Pipeline {
     }
 
     private static func wholeImageMemory(_ declared: [DeclaredSize]) -> Int {
-        let pixels = declared.map { Double($0.size.width) * Double($0.size.height) }
-        let decoded = zip(pixels, declared).reduce(0.0) { $0 + $1.0 * Double($1.1.bytesPerPixel) }
-        return Int(min(decoded + 5 * comparedArea(declared.map(\.size)), Double(Int.max / 2)))
+        let decoded = declared.reduce(0.0) { $0 + Double($1.size.width) * Double($1.size.height) * Double($1.bytesPerPixel) }
+        return wholeImageMemory(decodedBytes: decoded, sizes: declared.map(\.size))
     }
 
-    /// The pixels a comparison of images of `sizes` spans: the widest width by the tallest
+    /// `decodedBytes` for the two images, and a mask byte and a rendered RGBA pixel per pixel
+    /// of the area a comparison of images of `sizes` spans: the widest width by the tallest
     /// height. Two small images of other shapes (1 × 65535 and 65535 × 1) span far more than
     /// either holds.
-    private static func comparedArea(_ sizes: [ImageSize]) -> Double {
-        Double(sizes.map(\.width).max() ?? 0) * Double(sizes.map(\.height).max() ?? 0)
+    private static func wholeImageMemory(decodedBytes: Double, sizes: [ImageSize]) -> Int {
+        let area = Double(sizes.map(\.width).max() ?? 0) * Double(sizes.map(\.height).max() ?? 0)
+        return Int(min(decodedBytes + 5 * area, Double(Int.max / 2)))
     }
 
-    /// Refuses, after decoding, a pair of decoded images whose compared area
-    /// (``comparedArea(_:)``) takes more than ``DecodingLimits/maxMemory``: the check
-    /// ``checkWholeImageMemory(_:_:limits:)`` makes before decoding, for files whose headers
-    /// do not declare their sizes.
+    /// Refuses, after decoding, a pair of decoded images whose comparison takes more than
+    /// ``DecodingLimits/maxMemory``: the check ``checkWholeImageMemory(_:_:limits:)`` makes
+    /// before decoding, for files whose headers do not declare their sizes.
     static func checkComparedArea(_ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, name: String) throws(ImageFileError) {
-        let sizes = [reference, actual].map { ImageSize(width: $0.width, height: $0.height) }
-        let decoded = Double(reference.pixels.count + actual.pixels.count)
-        let needed = Int(min(decoded + 5 * comparedArea(sizes), Double(Int.max / 2)))
+        let needed = wholeImageMemory(
+            decodedBytes: Double(reference.pixels.count + actual.pixels.count),
+            sizes: [reference, actual].map { ImageSize(width: $0.width, height: $0.height) })
         guard needed > limits.maxMemory else { return }
         throw ImageFileError(path: name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
