@@ -168,10 +168,7 @@ struct ArtifactWriter {
             guard !ClaimedArtifactNames.shared.isClaimed(String(name.dropLast(ReviewEntry.suffix.count)), in: snapshots) else { continue }
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
             guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: Array(data)),
-                let referencePath = entry.reference, let stored = FileManager.default.contents(atPath: referencePath),
-                let image = try? codec.decode(Array(stored)),
-                image.width == reference.width, image.height == reference.height,
-                ByteComparison.areEqual(image.pixels, reference.pixels)
+                let referencePath = entry.reference, stores(reference, at: referencePath)
             else { continue }
             try? FileManager.default.removeItem(atPath: path)
         }
@@ -192,18 +189,17 @@ struct ArtifactWriter {
         var matching: [String] = []
         for name in names.sorted() where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
-            guard let data = FileManager.default.contents(atPath: path),
-                let candidate = try? codec.decode(Array(data))
-            else { continue }
-            if candidate.width == reference.width, candidate.height == reference.height,
-                ByteComparison.areEqual(candidate.pixels, reference.pixels)
-            {
-                matching.append(String(name.dropLast(suffix.count)))
-            }
+            if stores(reference, at: path) { matching.append(String(name.dropLast(suffix.count))) }
         }
         guard !matching.isEmpty else { return (prefix + Self.fingerprint(failure.pixels), nil) }
         let name = ClaimedArtifactNames.shared.claim(among: matching, in: directory)
         return (name, URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + suffix).path)
+    }
+
+    /// Whether the file at `path` holds `image`'s pixels, as the snapshot codec decodes it.
+    func stores(_ image: RGBAImage, at path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path), let stored = try? codec.decode(Array(data)) else { return false }
+        return stored.width == image.width && stored.height == image.height && ByteComparison.areEqual(stored.pixels, image.pixels)
     }
 
     /// FNV-1a of the bytes, as 8 hex digits.
