@@ -337,8 +337,8 @@ private struct DisplacementWindow {
     /// How many pixels of the box (and margin) the displacement of the actual image by (`dx`,
     /// `dy`) steps of 1/`stepsPerPixel` pixel leaves unexplained, counting no further than
     /// `atMost`: a pixel is explained when the actual pixel lies within `noiseDeltaE` of the
-    /// reference's colours at the one to four pixels it came from, and the reference pixel within it of the actual's
-    /// where it went. `witnesses` (window positions, ascending) are tested first: the pixels the
+    /// reference's colours at the one to four pixels it came from, and the reference pixel
+    /// within it of the actual's where it went. `witnesses` (window positions, ascending) are tested first: the pixels the
     /// last displacement left unexplained, which a nearby one mostly leaves so too, so that a
     /// displacement that does not explain is told quickly. They are replaced by the ones this
     /// displacement leaves; the count is the same in any order.
