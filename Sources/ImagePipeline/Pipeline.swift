@@ -34,9 +34,7 @@ public enum Pipeline {
         {
             return outcome
         }
-        try checkWholeImageMemory(reference, actual, limits: request.limits)
         let (referenceImage, actualImage) = try decodePair(reference, actual, request: request)
-        try checkComparedArea(referenceImage, actualImage, limits: request.limits, name: actual.name)
         do {
             return try compare(referenceImage, actualImage, request: request)
         } catch {
@@ -161,15 +159,22 @@ public enum Pipeline {
     /// image data is inflated at once by libdeflate; a single pair on both cores inflates it in
     /// chunks, which on screenshots cost the same time there without holding the filtered rows.
     ///
+    /// A pair whose comparison would take more than the limits' `maxMemory` is refused, before
+    /// decoding when the headers declare the sizes and after it otherwise
+    /// (``wholeImageMemory(_:_:)``).
+    ///
     /// - Throws: ``ImageFileError`` naming the first file, in argument order, that failed.
     public static func decodePair(
         _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
     ) throws(ImageFileError) -> (RGBAImage, RGBAImage) {
+        try checkWholeImageMemory(reference, actual, limits: request.limits)
         let images = [reference, actual]
         let inflatesWhole = request.parallelism == .callingThread
-        return try bothSides(request.parallelism) { side throws(ImageFileError) in
+        let (referenceImage, actualImage) = try bothSides(request.parallelism) { side throws(ImageFileError) in
             try ImageDecoder.decode(images[side].bytes, name: images[side].name, limits: request.limits, inflatesWhole: inflatesWhole)
         }
+        try checkComparedArea(referenceImage, actualImage, limits: request.limits, name: actual.name)
+        return (referenceImage, actualImage)
     }
 
     /// `work` for side 0 (the reference) and side 1 (the actual image), on two threads with

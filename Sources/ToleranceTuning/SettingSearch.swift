@@ -304,17 +304,20 @@ public enum SettingSearch {
     }
 
     /// Leave-one-out: each noise or change pair judged by the setting trained on all the others
-    /// (its own canaries left out too, since they carry its noise). `canarySource` names the pair
-    /// each canary was made from.
+    /// (its own canaries left out too, since they carry its noise). `canarySource` names the
+    /// noise pair each canary was made from. Pairs are left out by their place in `pairs`, not
+    /// by name: a noise pair and a change may share a file name.
     public static func crossValidate(
         _ pairs: [PairEvaluation], canarySource: [String: String], candidates: [TuningCandidate] = TuningCandidate.grid,
         safetyMargin: Double = 0.25
     ) -> CrossValidation {
-        let scored = pairs.filter { $0.label != .canary }
         var correct = 0
         var misjudged: [String] = []
-        for pair in scored {
-            let training = pairs.filter { $0.name != pair.name && canarySource[$0.name] != pair.name }
+        for (leftOut, pair) in pairs.enumerated() where pair.label != .canary {
+            let training = pairs.indices.filter { index in
+                index != leftOut
+                    && !(pair.label == .noise && pairs[index].label == .canary && canarySource[pairs[index].name] == pair.name)
+            }.map { pairs[$0] }
             guard let setting = train(training, candidates: candidates, safetyMargin: safetyMargin) else {
                 misjudged.append(pair.name)
                 continue
@@ -326,6 +329,6 @@ public enum SettingSearch {
                 misjudged.append(pair.name)
             }
         }
-        return CrossValidation(pairs: scored.count, correct: correct, misjudged: misjudged)
+        return CrossValidation(pairs: pairs.count { $0.label != .canary }, correct: correct, misjudged: misjudged)
     }
 }

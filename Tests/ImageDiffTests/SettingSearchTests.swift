@@ -112,6 +112,22 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertGreaterThan(cv.upperBound, 0.75)
     }
 
+    /// A noise pair and a change of one name are left out one at a time: the change "x" left
+    /// out, the noise "x" still trains the setting (whose allowance of 30 then passes the
+    /// change), as it does when the change has a name of its own.
+    func testLeaveOneOutTellsPairsOfOneNameApart() {
+        func scored(changeName: String) -> CrossValidation {
+            let pairs = [
+                pair("n1", .noise, [10]), pair("x", .noise, [30]), pair(changeName, .change, [25]), pair("c2", .change, [400]),
+            ]
+            return SettingSearch.crossValidate(pairs, canarySource: [:], candidates: [candidates[0]])
+        }
+        let apart = scored(changeName: "x-change"), shared = scored(changeName: "x")
+        XCTAssertEqual(apart.correct, shared.correct)
+        XCTAssertEqual(apart.misjudged.map { $0 == "x-change" ? "x" : $0 }, shared.misjudged)
+        XCTAssertEqual(shared.misjudged.filter { $0 == "x" }.count, 2, "each x is scored on its own: \(shared.misjudged)")
+    }
+
     func testWilsonIntervalOfAPerfectScoreStaysBelowOne() {
         let (low, high) = CrossValidation.wilsonInterval(correct: 20, of: 20)
         XCTAssertEqual(high, 1, accuracy: 1e-12)

@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import ImageDiff
 import TestSupport
 import XCTest
 
@@ -211,6 +213,85 @@ final class TuneTests: XCTestCase {
         XCTAssertTrue(unpaired.stderr.contains("imgdiff: error: \(work.path): no pairs"), unpaired.stderr)
     }
 
+    /// A noise pair and a change may share a file name (both named after one screen). Each is
+    /// left out of the leave-one-out alone, and named apart in the report: the figure is the
+    /// one the same pairs give under distinct names.
+    func testPairsSharingANameAcrossFoldersAreLeftOutApart() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-shared-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let noiseFolder = work.appendingPathComponent("noise").path
+        for name in ["jitter-1.png", "jitter-2.png"] {
+            for side in ["ref", "new"] {
+                try FileManager.default.createDirectory(atPath: "\(noiseFolder)/\(side)", withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: "\(noise)/\(side)/\(name)", toPath: "\(noiseFolder)/\(side)/\(name)")
+            }
+        }
+        let screen = try ImageDecoder.decode(contentsOf: "\(noise)/ref/text-aa-gamma.png")
+        let other = try ImageDecoder.decode(contentsOf: "\(changes)/ref/changed-text.png")
+        try writePair(screen, lightened(screen, by: 3), to: noiseFolder, as: "X.png")
+        for (folder, changed) in [("changes", "X.png"), ("renamed", "X-change.png")] {
+            let path = work.appendingPathComponent(folder).path
+            try writePair(screen, lightened(screen, by: 6), to: path, as: changed)
+            try writePair(other, lightened(other, by: 3), to: path, as: "Z.png")
+        }
+
+        func crossValidation(_ mustFail: String) throws -> [String: Any] {
+            let run = try imgdiff("tune", noiseFolder, "--must-fail", work.appendingPathComponent(mustFail).path, "--canary-pairs", "0", "--json")
+            XCTAssertNotEqual(run.status, 2, run.stderr)
+            return try XCTUnwrap((try object(run.stdout)["recommendation"] as? [String: Any])?["crossValidation"] as? [String: Any])
+        }
+        let shared = try crossValidation("changes"), renamed = try crossValidation("renamed")
+        XCTAssertEqual(shared["correct"] as? Int, renamed["correct"] as? Int, "shared: \(shared)\nrenamed: \(renamed)")
+        XCTAssertEqual(shared["pairs"] as? Int, 5)
+        let misjudged = try XCTUnwrap(shared["misjudged"] as? [String])
+        XCTAssertEqual(
+            misjudged.map { $0 == "X.png (must fail)" ? "X-change.png" : $0 == "X.png (noise)" ? "X.png" : $0 }.sorted(),
+            (renamed["misjudged"] as? [String])?.sorted())
+        XCTAssertFalse(misjudged.contains("X.png"), "each X.png is named with its folder's label: \(misjudged)")
+    }
+
+    /// Outputs that would clash, or could not be written, are refused before any pair is
+    /// measured, and nothing is written.
+    func testOutputsAreCheckedBeforeMeasuring() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-out-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let both = work.appendingPathComponent("x").path
+        let clash = try imgdiff("tune", noise, "--write-canaries", both, "--write-config", both)
+        XCTAssertEqual(clash.stderr, "imgdiff: error: \(both): lies in the --write-canaries folder \(both); put the settings file elsewhere\n")
+        let inside = try imgdiff("tune", noise, "--write-canaries", both, "--write-config", both + "/imgdiff.json")
+        XCTAssertTrue(inside.stderr.contains("lies in the --write-canaries folder"), inside.stderr)
+        let missingFolder = work.appendingPathComponent("no/such/imgdiff.json").path
+        let missing = try imgdiff("tune", noise, "--write-config", missingFolder)
+        XCTAssertEqual(missing.stderr, "imgdiff: error: \(missingFolder): its folder does not exist; --write-config creates only the file\n")
+        let image = work.appendingPathComponent("snap.png").path
+        let imageNamed = try imgdiff("tune", noise, "--write-config", image)
+        XCTAssertEqual(
+            imageNamed.stderr,
+            "imgdiff: error: \(image): named like an image, which a snapshot folder would list as one; name the settings file imgdiff.json\n")
+        for run in [clash, inside, missing, imageNamed] {
+            XCTAssertEqual(run.status, 2)
+            XCTAssertEqual(run.stdout, "", "refused before measuring")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), [])
+    }
+
+    /// tune holds each pair to --max-memory as compare does.
+    func testPairsAreHeldToTheMemoryLimit() throws {
+        let pair = "jitter-1.png"
+        let compared = try imgdiff("\(noise)/ref/\(pair)", "\(noise)/new/\(pair)", "--metric", "structural", "--max-memory", "100K")
+        XCTAssertEqual(compared.status, 2)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-mem-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(atPath: "\(work.path)/\(side)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)/\(pair)", toPath: "\(work.path)/\(side)/\(pair)")
+        }
+        let tuned = try imgdiff("tune", work.path, "--canary-pairs", "0", "--max-memory", "100K")
+        XCTAssertEqual(tuned.status, 2)
+        XCTAssertEqual(tuned.stderr, compared.stderr.replacingOccurrences(of: noise, with: work.path))
+    }
+
     func testHelpExplainsLayoutAndExitCodes() throws {
         let run = try imgdiff("tune", "--help")
         XCTAssertEqual(run.status, 0)
@@ -220,6 +301,21 @@ final class TuneTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    func lightened(_ image: RGBAImage, by levels: UInt8) -> RGBAImage {
+        var result = image
+        for index in result.pixels.indices where index % 4 != 3 {
+            result.pixels[index] = UInt8(min(255, Int(result.pixels[index]) + Int(levels)))
+        }
+        return result
+    }
+
+    func writePair(_ reference: RGBAImage, _ actual: RGBAImage, to folder: String, as name: String) throws {
+        for (side, image) in [("ref", reference), ("new", actual)] {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(side)", withIntermediateDirectories: true)
+            try Data(PNGEncoder.encode(image)).write(to: URL(fileURLWithPath: "\(folder)/\(side)/\(name)"))
+        }
+    }
 
     func pairs(_ folder: String) throws -> [String] {
         let reference = try FileManager.default.contentsOfDirectory(atPath: folder + "/ref").sorted()

@@ -117,7 +117,13 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
-        if let writeConfig { try Self.checkSettingsDestination(writeConfig) }
+        if let writeConfig {
+            if let writeCanaries, SnapshotFolder.isSameOrInside(writeConfig, writeCanaries) {
+                throw CommandLineError(
+                    "\(writeConfig): lies in the --write-canaries folder \(writeCanaries); put the settings file elsewhere")
+            }
+            try Self.checkSettingsDestination(writeConfig)
+        }
         let canaryFolder = try writeCanaries.map { path throws(CommandLineError) in
             try CanaryFolder(path, apartFrom: [noiseDirectory, mustFail].compactMap { $0 })
         }
@@ -135,8 +141,18 @@ struct TuneCommand: AsyncParsableCommand {
     /// pairs are measured: a settings file from an earlier run is replaced, but a reference
     /// image (one tune reads, say) or any other file is never overwritten.
     static func checkSettingsDestination(_ path: String) throws(CommandLineError) {
+        if SnapshotFolder.hasImageExtension(Array(PathText.lastComponent(path).utf8)) {
+            throw CommandLineError(
+                "\(path): named like an image, which a snapshot folder would list as one; name the settings file \(ComparisonSettings.defaultFileName)")
+        }
         var status = stat()
-        guard stat(path, &status) == 0 else { return }
+        guard stat(path, &status) == 0 else {
+            let folder = PathText.parent(of: SnapshotFolder.resolved(path))
+            guard SnapshotFolder.isDirectory(folder) else {
+                throw CommandLineError("\(path): its folder does not exist; --write-config creates only the file")
+            }
+            return
+        }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw CommandLineError("\(path): not a regular file; --write-config writes a settings file")
         }
@@ -149,7 +165,7 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune(writingCanariesTo canaryFolder: CanaryFolder?) async throws(CommandLineError) -> Int32 {
-        let noise = try await measure(noiseDirectory, label: .noise, writingCanariesTo: canaryFolder)
+        var noise = try await measure(noiseDirectory, label: .noise, writingCanariesTo: canaryFolder)
         guard !noise.isEmpty else {
             throw CommandLineError("\(noiseDirectory): no pairs: no file in ref/ has a counterpart in new/")
         }
@@ -160,7 +176,11 @@ struct TuneCommand: AsyncParsableCommand {
                 throw CommandLineError("\(mustFail): no pairs: no file in ref/ has a counterpart in new/")
             }
         }
+        Self.distinguishSharedNames(&noise, &changes)
         let canaries = noise.flatMap(\.canaries)
+        if canaryPairs > 0 && canaries.isEmpty {
+            warn("no canary could be made from the noise pairs (too small or flat to paint a change into): nothing checks that the advice still catches a change the noise does not hold")
+        }
         let report = Tuning.recommend(
             noise: noise.map(\.sample), mustFail: changes.map(\.sample), safetyMargin: safetyMargin.fraction)
         let evaluations = (noise + changes + canaries).map(\.evaluation)
@@ -185,6 +205,21 @@ struct TuneCommand: AsyncParsableCommand {
         return trained.misjudged.isEmpty ? 0 : 1
     }
 
+    /// Names a noise pair and a change that share a relative path apart, as `NAME (noise)` and
+    /// `NAME (must fail)`, so that every line and list of the report names one pair.
+    static func distinguishSharedNames(_ noise: inout [MeasuredPair], _ changes: inout [MeasuredPair]) {
+        let shared = Set(noise.map(\.sample.name)).intersection(changes.map(\.sample.name))
+        guard !shared.isEmpty else { return }
+        for index in noise.indices where shared.contains(noise[index].sample.name) {
+            let name = noise[index].sample.name + " (noise)"
+            noise[index].rename(name)
+            for canary in noise[index].canaries.indices { noise[index].canaries[canary].source = name }
+        }
+        for index in changes.indices where shared.contains(changes[index].sample.name) {
+            changes[index].rename(changes[index].sample.name + " (must fail)")
+        }
+    }
+
     /// A pair measured for both the per-pixel profile and the search, with the canaries made
     /// from it.
     struct MeasuredPair: Sendable {
@@ -193,6 +228,11 @@ struct TuneCommand: AsyncParsableCommand {
         var canaries: [MeasuredPair] = []
         /// The pair a canary was made from.
         var source: String = ""
+
+        mutating func rename(_ name: String) {
+            sample.name = name
+            evaluation.name = name
+        }
     }
 
     /// Decodes, profiles and evaluates every pair under `directory`/ref and `directory`/new,
@@ -217,34 +257,19 @@ struct TuneCommand: AsyncParsableCommand {
         let canarySources = label == .noise ? Set(Self.spread(pairing.common, count: canaryPairs)) : []
         var progress = ProgressLine(total: pairing.common.count, noun: "pairs")
         let limits = limits.decodingLimits
+        let memory = MemoryBudget(total: limits.maxMemory)
         let results = await mapConcurrently(pairing.common, jobs: jobs ?? defaultJobCount, progress: &progress) {
             path -> Result<MeasuredPair, CommandLineError> in
             let referenceFile = PathText.join(referenceRoot, path), newFile = PathText.join(newRoot, path)
-            do {
-                let (reference, actual) = try Pipeline.decodePair(
-                    EncodedImage(contentsOf: referenceFile, limits: limits), EncodedImage(contentsOf: newFile, limits: limits),
-                    request: ComparisonRequest(limits: limits, parallelism: .callingThread))
-                if label == .noise, reference.size != actual.size {
-                    return .failure(CommandLineError(
-                        "\(newFile): size \(actual.size) differs from the reference's \(reference.size); no tolerance passes a size change, so it cannot be noise"))
-                }
-                var pair = Self.measured(path, label: label, reference: reference, actual: actual)
-                if canarySources.contains(path) {
-                    let made = Canaries.make(reference: reference, actual: actual)
-                    try canaryFolder?.write(reference, canaries: made, for: path)
-                    pair.canaries = made.map { kind, image in
-                        var canary = Self.measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
-                        canary.source = path
-                        return canary
-                    }
-                }
-                return .success(pair)
-            } catch let error as ImageFileError {
-                return .failure(CommandLineError(error.description))
-            } catch let error as CommandLineError {
-                return .failure(error)
+            let encoded: (reference: EncodedImage, actual: EncodedImage)
+            do throws(ImageFileError) {
+                encoded = (try EncodedImage(contentsOf: referenceFile, limits: limits), try EncodedImage(contentsOf: newFile, limits: limits))
             } catch {
-                return .failure(CommandLineError("\(error)"))
+                return .failure(CommandLineError(error.description))
+            }
+            return memory.withReservation(Pipeline.wholeImageMemory(encoded.reference, encoded.actual) ?? 0) {
+                Self.measure(
+                    path, encoded, label: label, limits: limits, makesCanaries: canarySources.contains(path), canaryFolder: canaryFolder)
             }
         }
         var pairs: [MeasuredPair] = []
@@ -255,6 +280,39 @@ struct TuneCommand: AsyncParsableCommand {
             }
         }
         return pairs
+    }
+
+    /// Decodes and measures one pair, with the canaries made from it when `makesCanaries`
+    /// (written into `canaryFolder`, if any).
+    static func measure(
+        _ path: String, _ encoded: (reference: EncodedImage, actual: EncodedImage), label: PairEvaluation.Label,
+        limits: DecodingLimits, makesCanaries: Bool, canaryFolder: CanaryFolder?
+    ) -> Result<MeasuredPair, CommandLineError> {
+        do {
+            let (reference, actual) = try Pipeline.decodePair(
+                encoded.reference, encoded.actual, request: ComparisonRequest(limits: limits, parallelism: .callingThread))
+            if label == .noise, reference.size != actual.size {
+                return .failure(CommandLineError(
+                    "\(encoded.actual.name): size \(actual.size) differs from the reference's \(reference.size); no tolerance passes a size change, so it cannot be noise"))
+            }
+            var pair = measured(path, label: label, reference: reference, actual: actual)
+            if makesCanaries {
+                let made = Canaries.make(reference: reference, actual: actual)
+                try canaryFolder?.write(reference, canaries: made, for: path)
+                pair.canaries = made.map { kind, image in
+                    var canary = measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
+                    canary.source = path
+                    return canary
+                }
+            }
+            return .success(pair)
+        } catch let error as ImageFileError {
+            return .failure(CommandLineError(error.description))
+        } catch let error as CommandLineError {
+            return .failure(error)
+        } catch {
+            return .failure(CommandLineError("\(error)"))
+        }
     }
 
     static func measured(_ name: String, label: PairEvaluation.Label, reference: RGBAImage, actual: RGBAImage) -> MeasuredPair {

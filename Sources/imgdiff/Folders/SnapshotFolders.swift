@@ -127,7 +127,8 @@ enum SnapshotFolder {
         }
     }
 
-    private static func hasImageExtension(_ name: [UInt8]) -> Bool {
+    /// Whether a file called `name` is listed as an image (``imageExtensions``).
+    static func hasImageExtension(_ name: [UInt8]) -> Bool {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
         let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
         return imageExtensions.contains(ext)
