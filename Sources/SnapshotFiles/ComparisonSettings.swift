@@ -16,7 +16,8 @@ import SnapshotRule
 public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// The metric's CLI name (`imgdiff compare --help` lists them).
     public var metric: String
-    /// The metric's threshold, in its own unit (`--threshold`).
+    /// The metric's threshold, in its own unit (`--threshold`); for `ae`, the fuzz in Q16
+    /// units (`--fuzz`). `exact` takes none.
     public var threshold: Double?
     /// Leave out anti-aliased pixels (`--antialiasing`).
     public var antialiasing: Bool?
@@ -96,6 +97,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         }
         if let threshold {
             guard threshold >= 0, threshold.isFinite else { throw SettingsError("threshold must be a number >= 0") }
+            if case .exact = metric { throw SettingsError("exact takes no threshold; for a tolerance, use channel") }
             if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
             metric = metric.with(threshold: threshold)
         }
@@ -150,7 +152,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// The imgdiff options that apply this setting, to append to `imgdiff compare REF NEW`.
     public var cliArguments: [String] {
         var arguments = ["--metric", metric]
-        if let threshold { arguments += ["--threshold", threshold.plainText] }
+        if let threshold { arguments += [metric == "ae" ? "--fuzz" : "--threshold", threshold.plainText] }
         if antialiasing == true { arguments.append("--antialiasing") }
         if let shiftRadius { arguments += ["--shift-radius", String(shiftRadius)] }
         if let minimumClusterPixels { arguments += ["--min-cluster", String(minimumClusterPixels)] }
@@ -171,12 +173,15 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
 
     /// Parses a settings file's bytes, refusing unknown keys and invalid values.
     public init(bytes: [UInt8]) throws(SettingsError) {
-        let data = Data(bytes)
-        guard let object = try? JSONDecoder().decode(ObjectKeys.self, from: data) else {
-            throw SettingsError("not a JSON object")
+        let members: [(key: String, value: ArraySlice<UInt8>)]
+        do throws(StrictJSON.Problem) {
+            members = try StrictJSON.objectMembers(bytes)
+        } catch {
+            throw SettingsError(error.description)
         }
+        let data = Data(bytes)
         let known = Set(CodingKeys.allNames)
-        if let unknown = object.names.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = members.map(\.key).sorted().first(where: { !known.contains($0) }) {
             throw SettingsError("unknown key \"\(unknown)\"; known keys: \(CodingKeys.allNames.joined(separator: ", "))")
         }
         do {
@@ -186,11 +191,23 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         } catch let DecodingError.keyNotFound(key, _) {
             throw SettingsError("missing \"\(key.stringValue)\"")
         } catch {
+            // Foundation names no key for a number its type cannot hold (1.5 or 1e30 for a
+            // count, 1e-50 for a Float): each value is tried alone to find it.
+            if let member = members.first(where: { !Self.decodes(key: $0.key, value: $0.value) }) {
+                throw SettingsError("\(member.key): \(String(decoding: member.value.prefix(40), as: UTF8.self)) is not a value it takes")
+            }
             throw SettingsError("not a settings file")
         }
         _ = try comparisonMetric()
         _ = try allowance()
         _ = try snapshotRule()
+    }
+
+    /// Whether a settings file holding `key` with `value` alone (and a metric) decodes.
+    private static func decodes(key: String, value: ArraySlice<UInt8>) -> Bool {
+        var member = Array(JSONOutput.fileBytes(key).dropLast()) + Array(":".utf8) + value
+        if key != CodingKeys.metric.rawValue { member = Array(#""metric":"exact","#.utf8) + member }
+        return (try? JSONDecoder().decode(ComparisonSettings.self, from: Data(Array("{".utf8) + member + Array("}".utf8)))) != nil
     }
 
     /// Reads and checks the settings file at `path`.
@@ -211,22 +228,6 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         case precision, perceptualPrecision, explanation
 
         static var allNames: [String] { allCases.map(\.rawValue) }
-    }
-}
-
-/// The keys of a JSON object, whatever their values.
-private struct ObjectKeys: Decodable {
-    let names: [String]
-
-    init(from decoder: any Decoder) throws {
-        names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-    }
-
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        init(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
     }
 }
 

@@ -75,12 +75,13 @@ final class SettingsFileTests: XCTestCase {
         let image = "\(copied)/ref/jitter-1.png", text = work.appendingPathComponent("notes.json").path
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: text))
         let before = try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-        for destination in [image, text] {
+        for (destination, problem) in [
+            (image, "named like an image, which a snapshot folder would list as one; name the settings file imgdiff.json"),
+            (text, "exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path"),
+        ] {
             let run = try imgdiff("tune", copied, "--write-config", destination)
             XCTAssertEqual(run.status, 2, destination)
-            XCTAssertEqual(
-                run.stderr,
-                "imgdiff: error: \(destination): exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path\n")
+            XCTAssertEqual(run.stderr, "imgdiff: error: \(destination): \(problem)\n")
             XCTAssertEqual(run.stdout, "")
         }
         XCTAssertEqual(try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before)
@@ -114,6 +115,10 @@ final class SettingsFileTests: XCTestCase {
             XCTAssertTrue(run.stderr.contains(problem), run.stderr)
             XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
         }
+        let aeSettings = work.appendingPathComponent("ae.json").path
+        try Data(#"{"metric": "ae", "threshold": 3277}"#.utf8).write(to: URL(fileURLWithPath: aeSettings))
+        let fuzzTwice = try imgdiff(reference, actual, "--config", aeSettings, "--fuzz", "5%")
+        XCTAssertEqual(fuzzTwice.stderr, "imgdiff: error: \(aeSettings): sets ae's fuzz (its threshold); leave out --fuzz, or edit the file\n")
         let missing = try imgdiff(reference, actual, "--config", "/no/such.json")
         XCTAssertEqual(missing.stderr, "imgdiff: error: /no/such.json: no such file\n")
         let both = try imgdiff(reference, actual, "--config", "/no/such.json", "--threshold", "2")

@@ -17,9 +17,9 @@ struct ComparisonArguments: ParsableArguments {
     var threshold: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277).",
+        "ImageMagick fuzz for `--metric ae` and --diff: a percentage (5%) or Q16 units (3277) (default: 0, colours must be equal).",
         valueName: "P%"))
-    var fuzz: Fuzz = Fuzz(distance: 0)
+    var fuzz: Fuzz?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
@@ -82,6 +82,8 @@ struct ComparisonArguments: ParsableArguments {
     var limits: DecodingLimitsArguments
 
     func validate() throws {
+        if config?.isEmpty == true { throw ValidationError("--config is empty; name the settings file") }
+        if ignoreMask?.isEmpty == true { throw ValidationError("--ignore-mask is empty; name the mask image") }
         if config != nil, let given = judgingOptionsGiven.first {
             throw ValidationError("--config sets the metric and tolerances; leave out \(given), or edit the file")
         }
@@ -99,6 +101,12 @@ struct ComparisonArguments: ParsableArguments {
         if let minCluster, minCluster < 1 { throw ValidationError("--min-cluster must be at least 1") }
         if let threshold, !(threshold >= 0) || !threshold.isFinite {
             throw ValidationError("--threshold must be a number >= 0")
+        }
+        if threshold != nil, case .exact? = metric {
+            throw ValidationError("--metric exact takes no --threshold; for a tolerance, use --metric channel --threshold N")
+        }
+        if threshold != nil, case .imageMagickAE? = metric {
+            throw ValidationError("--metric ae takes its tolerance as --fuzz (a percentage or Q16 units), not --threshold")
         }
         if case .yiq? = metric, let threshold, threshold > 1 {
             throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
@@ -131,7 +139,7 @@ struct ComparisonArguments: ParsableArguments {
     /// The metric at the threshold (or, for `ae`, the fuzz) and structural settings given.
     var chosenMetric: ComparisonMetric {
         let metric = self.metric ?? .yiq(threshold: 0.1)
-        if case .imageMagickAE = metric { return metric.with(threshold: fuzz.distance) }
+        if case .imageMagickAE = metric { return metric.with(threshold: fuzzDistance) }
         var chosen = threshold.map { metric.with(threshold: $0) } ?? metric
         if case .structural(var rule) = chosen {
             if let shiftRadius { rule.shiftRadius = shiftRadius }
@@ -143,6 +151,9 @@ struct ComparisonArguments: ParsableArguments {
         }
         return chosen
     }
+
+    /// `--fuzz` in Q16 units; none when not given.
+    var fuzzDistance: Double { fuzz?.distance ?? 0 }
 
     /// The settings file named by `--config`, read once.
     func settings() throws(CommandLineError) -> ComparisonSettings? {
@@ -161,6 +172,10 @@ struct ComparisonArguments: ParsableArguments {
             metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects),
             allowance: DifferenceAllowance(maxPixels: maxDiffPixels ?? 0, maxRatio: maxDiffRatio ?? 0))
         if let settings {
+            if fuzz != nil, settings.metric == "ae" {
+                throw CommandLineError(
+                    "\(config ?? ComparisonSettings.defaultFileName): sets ae's fuzz (its threshold); leave out --fuzz, or edit the file")
+            }
             do {
                 options = try settings.applied(to: options)
             } catch {
@@ -187,7 +202,7 @@ struct ComparisonArguments: ParsableArguments {
         }
         return ComparisonRequest(
             options: try options(settings: settings), snapshotPrecision: snapshotPrecision, outputs: outputs,
-            outputPolicy: policy, rounding: rounding, differenceFuzz: fuzz.distance, limits: limits.decodingLimits,
+            outputPolicy: policy, rounding: rounding, differenceFuzz: fuzzDistance, limits: limits.decodingLimits,
             parallelism: parallelism)
     }
 
