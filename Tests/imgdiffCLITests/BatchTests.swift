@@ -207,6 +207,45 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(try json()["new"] as? [String], ["onboarding/welcome.png"])
     }
 
+    /// A deleted reference is decoded before it is copied into the report: a file named like an
+    /// image that is none (here a link to the process's environment) is an error, and never
+    /// published with the report.
+    func testDeletedFilesThatAreNoImagesAreErrorsAndNotCopied() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
+        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/env.png", withDestinationPath: "/proc/self/environ")
+        try Data("secret notes\n".utf8).write(to: URL(fileURLWithPath: "\(referenceFolder)/notes.png"))
+        let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("imgdiff: error: \(referenceFolder)/notes.png: not a recognised image"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("imgdiff: error: \(referenceFolder)/env.png: "), run.stderr)
+        XCTAssertEqual(try json()["deleted"] as? [String], ["legacy/about.png"])
+        for name in ["env.png", "notes.png"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "\(out)/pairs/\(name)"), name)
+        }
+    }
+
+    /// A "<" or ">" that a combining or prepended mark joins into one `Character` is escaped
+    /// all the same: no file or folder name can end the page's data or title early.
+    func testNamesJoinedToMarksAreEscapedInThePage() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path
+        let newFolder = copy.appendingPathComponent("new\u{600}</title x\u{600}>\u{600}<img src=x onerror=alert(1)//\u{600}>").path
+        try FileManager.default.createDirectory(atPath: PathText.parent(of: newFolder), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: copy.appendingPathComponent("new").path, toPath: newFolder)
+        let name = "\u{600}<!--\u{600}<script>\u{301}.png"
+        for folder in [referenceFolder, newFolder] {
+            try FileManager.default.copyItem(atPath: "\(folder)/home.png", toPath: "\(folder)/\(name)")
+        }
+        _ = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        let scalars = Array(page.unicodeScalars)
+        let tags = scalars.indices.filter { scalars[$0] == "<" }.map { String(String.UnicodeScalarView(scalars[$0...].prefix(8))) }
+        XCTAssertFalse(tags.contains { $0.hasPrefix("<!--") || $0.hasPrefix("<img") }, "\(tags)")
+        XCTAssertEqual(tags.filter { $0.hasPrefix("</title") }.count, 1, "\(tags)")
+        XCTAssertEqual(tags.filter { $0.hasPrefix("<script") }.count, 2, "the data block and the page's script: \(tags)")
+    }
+
     func testReportFolderMayNotOverlapTheInputs() throws {
         let copy = try copiedFixtures()
         let inside = copy.appendingPathComponent("new/report").path

@@ -149,12 +149,55 @@ final class ShardTests: XCTestCase {
         let text = try String(contentsOfFile: reportPath, encoding: .utf8)
         let blend = try XCTUnwrap(text.range(of: #""blend" : "pairs/[^"]*""#, options: .regularExpression))
         // Each names an input image, which a copy would have written beside the merged report.
-        for escape in ["pairs/../../ref/set-0/login.png", "pairs/x/../../../ref/set-0/login.png", "pairs//../../ref/set-0/login.png"] {
+        // A combining mark after a slash makes one `Character` of the two, which a split by
+        // characters would not see as a slash.
+        for escape in [
+            "pairs/../../ref/set-0/login.png", "pairs/x/../../../ref/set-0/login.png", "pairs//../../ref/set-0/login.png",
+            "pairs/../\u{301}x.png",
+        ] {
             try text.replacingCharacters(in: blend, with: "\"blend\" : \"\(escape)\"").write(toFile: reportPath, atomically: true, encoding: .utf8)
             let run = try imgdiff("merge-reports", path("part"), "--out", path("deep/er/merged"))
             XCTAssertEqual(run.status, 2, escape)
             XCTAssertTrue(run.stderr.contains("names \(escape), which leaves its pairs/ folder"), run.stderr)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("deep/er")), [], escape)
+        }
+        try text.write(toFile: reportPath, atomically: true, encoding: .utf8)
+
+        // A symbolic link inside pairs/ that leads out of it is not followed.
+        let linked = String(text[blend].dropFirst(#""blend" : ""#.count).dropLast())
+        try FileManager.default.removeItem(atPath: path("part/" + linked))
+        try FileManager.default.createSymbolicLink(atPath: path("part/" + linked), withDestinationPath: path("ref/set-0/login.png"))
+        let followed = try imgdiff("merge-reports", path("part"), "--out", path("deep/er/merged"))
+        XCTAssertEqual(followed.status, 2)
+        XCTAssertTrue(followed.stderr.contains("names \(linked), which leaves its pairs/ folder"), followed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("deep/er")), [])
+    }
+
+    /// A pair path in a part's report that leaves the snapshot folders is refused before
+    /// anything is approved or reviewed by it, and so is a shard out of --shard's ranges.
+    func testPartReportPairsAndShardsOutOfRangeAreRefused() throws {
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part"), "--shard", "1/1")
+        let reportPath = path("part/report.json")
+        let text = try String(contentsOfFile: reportPath, encoding: .utf8)
+        let victim = path("victim.png")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        let pairPath = try XCTUnwrap(text.range(of: #""path" : "set-0/[^"]*""#, options: .regularExpression))
+        for escape in ["../victim.png", "set-0/../../victim.png", "/tmp/victim.png", "./x.png"] {
+            try text.replacingCharacters(in: pairPath, with: "\"path\" : \"\(escape)\"").write(toFile: reportPath, atomically: true, encoding: .utf8)
+            for arguments in [["merge-reports", path("part"), "--out", path("merged"), "--approve"], ["review", path("part"), "--accept-all"]] {
+                let run = try imgdiff(arguments)
+                XCTAssertEqual(run.status, 2, "\(arguments) \(escape)")
+                XCTAssertEqual(
+                    run.stderr, "imgdiff: error: \(reportPath): names the pair \(escape), which leaves the snapshot folders; a report imgdiff wrote names no such path\n")
+            }
+        }
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("merged")))
+        for count in ["0", "-2", "1001"] {
+            try text.replacingOccurrences(of: #""count" : 1"#, with: "\"count\" : \(count)").write(toFile: reportPath, atomically: true, encoding: .utf8)
+            let run = try imgdiff("merge-reports", path("part"), "--out", path("merged"))
+            XCTAssertEqual(run.status, 2, count)
+            XCTAssertTrue(run.stderr.contains("shard 1/\(count) is not 1...N/N with N 1...1000"), run.stderr)
         }
     }
 

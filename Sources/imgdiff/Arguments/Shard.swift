@@ -22,6 +22,17 @@ struct Shard: Codable, Sendable, Equatable, ExpressibleByArgument {
         self.count = count
     }
 
+    /// A shard read from a report, which is input: held to the ranges `--shard` takes.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let index = try container.decode(Int.self, forKey: .index), count = try container.decode(Int.self, forKey: .count)
+        guard let shard = Shard(argument: "\(index)/\(count)") else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .count, in: container, debugDescription: "shard \(index)/\(count) is not 1...N/N with N 1...\(Self.maximumCount)")
+        }
+        self = shard
+    }
+
     var defaultValueDescription: String { "\(index)/\(count)" }
 
     /// Whether the pair at `path` (relative to the folders) is this part's.

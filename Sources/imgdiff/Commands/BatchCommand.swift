@@ -282,14 +282,14 @@ struct PairJob: Sendable {
             referenceFile: status == .deleted ? file : nil, newFile: status == .new ? file : nil)
         do {
             let image = try EncodedImage(contentsOf: file, limits: request.limits)
-            // A new snapshot is decoded before it is reported, and approved, as one: a file
-            // that is no image, or a broken one, is an error, never a reference to be.
-            if status == .new {
-                let declared = ContainerFormat.declaredDecodedSize(image.bytes)
-                let estimate = declared.map { $0.size.width * $0.size.height * $0.bytesPerPixel } ?? 0
-                _ = try memory.withReservation(estimate) { () throws(ImageFileError) in
-                    try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits)
-                }
+            // A new or deleted snapshot is decoded before it is reported (and a new one
+            // approved) as one: a file that is no image, or a broken one, is an error, never a
+            // reference to be, nor copied into the report (a link to /proc/self/environ named
+            // like a reference would publish the runner's environment).
+            let declared = ContainerFormat.declaredDecodedSize(image.bytes)
+            let estimate = declared.map { $0.size.width * $0.size.height * $0.bytesPerPixel } ?? 0
+            _ = try memory.withReservation(estimate) { () throws(ImageFileError) in
+                try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits)
             }
             let copied = try copy(image, into: try pairFolder(path), as: status == .new ? "new" : "reference")
             if status == .new { record.outputs.new = copied } else { record.outputs.reference = copied }

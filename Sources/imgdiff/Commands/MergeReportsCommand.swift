@@ -172,17 +172,18 @@ struct MergeReportsCommand: AsyncParsableCommand {
         record.path = prefix + record.path
         func move(_ path: String?) throws(CommandLineError) -> String? {
             guard let path else { return nil }
-            guard path.hasPrefix("pairs/") else {
+            let pairsPrefix = "pairs/".unicodeScalars
+            guard path.unicodeScalars.starts(with: pairsPrefix) else {
                 return SnapshotFolder.relativePath(of: PathText.join(folder, path), from: outputDirectory)
             }
             // A part's report is read as input: a file it names is copied only from inside its
-            // own pairs/ folder, and only into the merged one.
-            guard path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy({ !["", ".", ".."].contains($0) }) else {
+            // own pairs/ folder (no `..`, no symbolic link out of it), and only into the merged one.
+            let source = PathText.join(folder, path)
+            guard SnapshotFolder.isPlainRelativePath(path), SnapshotFolder.isSameOrInside(source, PathText.join(folder, "pairs")) else {
                 throw CommandLineError(
                     "\(PathText.join(folder, "report.json")): \(record.path) names \(path), which leaves its pairs/ folder; a report imgdiff wrote names no such path")
             }
-            let source = PathText.join(folder, path)
-            let moved = "pairs/" + prefix + path.dropFirst("pairs/".count)
+            let moved = "pairs/" + prefix + String(String.UnicodeScalarView(path.unicodeScalars.dropFirst(pairsPrefix.count)))
             do {
                 try SnapshotFolder.createFolders(for: moved, under: staging)
                 try ImageFile.create(try ImageFile.read(source), at: PathText.join(staging, moved))

@@ -143,8 +143,21 @@ enum SnapshotFolder {
         guard status.st_mode & S_IFMT == S_IFDIR else { throw CommandLineError("\(path): not a directory") }
     }
 
+    /// Whether `path` names a file inside a folder, as a pair's path does: relative, with no
+    /// empty, `.` or `..` component (split Unicode scalar by scalar, as the system splits it).
+    static func isPlainRelativePath(_ path: String) -> Bool {
+        !path.isEmpty && !path.unicodeScalars.starts(with: "/".unicodeScalars)
+            && path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { component in
+                !component.isEmpty && !component.elementsEqual(".".unicodeScalars) && !component.elementsEqual("..".unicodeScalars)
+            }
+    }
+
     /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
+    /// A path that could leave `root` (``isPlainRelativePath(_:)``) is refused.
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {
+        guard isPlainRelativePath(relative) else {
+            throw CommandLineError("\(PathText.join(root, relative)): leaves \(root); imgdiff writes only inside \(root)'s own folders")
+        }
         try createFolders(PathText.components(of: relative).dropLast(), under: root)
     }
 

@@ -107,11 +107,18 @@ struct BatchReport: Codable, Sendable {
         } catch {
             throw CommandLineError("\(folder): not an imgdiff report folder (\(error.error))")
         }
+        let report: BatchReport
         do {
-            return try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
+            report = try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
         } catch {
             throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
         }
+        // A report is read as input: a pair path that could leave the folders it is joined to
+        // is refused before anything is copied or approved by it.
+        if let pair = report.pairs.first(where: { !SnapshotFolder.isPlainRelativePath($0.path) }) {
+            throw CommandLineError("\(path): names the pair \(pair.path), which leaves the snapshot folders; a report imgdiff wrote names no such path")
+        }
+        return report
     }
 
     struct Summary: Codable, Sendable {

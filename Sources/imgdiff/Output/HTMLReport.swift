@@ -15,16 +15,38 @@ enum HTMLReport {
     static func render(_ report: BatchReport) throws -> String {
         // "<" only occurs inside JSON strings, where \u003c reads the same: no file name can
         // end the script element early.
-        let data = String(decoding: try report.json(pretty: false), as: UTF8.self)
-            .replacing("<", with: "\\u003c")
+        let data = replacingScalars(String(decoding: try report.json(pretty: false), as: UTF8.self)) { $0 == "<" ? "\\u003c" : nil }
         let title = escape("imgdiff: \(report.newDirectory) vs \(report.referenceDirectory)")
         let parts = template.components(separatedBy: "{{DATA}}")
         return parts[0].replacing("{{TITLE}}", with: title) + data + parts[1...].joined()
     }
 
     static func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
-            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+        replacingScalars(text) { scalar in
+            switch scalar {
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            default: return nil
+            }
+        }
+    }
+
+    /// `text` with each Unicode scalar that `replacement` gives text for replaced by it. Scalar
+    /// by scalar, not `Character` by `Character`: a prepended or combining mark makes one
+    /// `Character` of a "<" and its neighbour, which `Character`-wise matching would pass over
+    /// and the browser would still read as "<".
+    static func replacingScalars(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) {
+                result.append(contentsOf: replaced.unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     static let template = #"""
