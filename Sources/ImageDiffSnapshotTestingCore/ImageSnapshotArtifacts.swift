@@ -121,7 +121,7 @@ struct ArtifactWriter {
             }
         }
         let directory = artifactsDirectory
-        let (baseName, referencePath) = artifactBaseName(reference: reference, failure: failure)
+        let (baseName, referencePath, twins) = artifactBaseName(reference: reference, failure: failure)
         var artifacts: [ImageSnapshotArtifact] = []
         var problems: [String] = []
         do {
@@ -143,7 +143,8 @@ struct ArtifactWriter {
         if let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
             let entry = ReviewEntry(
                 test: location.testName, reference: referencePath, failure: failureArtifact.path,
-                review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary)
+                review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary,
+                recordedReference: artifacts.first { $0.kind == "reference" }?.path, twins: twins.count > 1 ? twins : nil)
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(baseName + ReviewEntry.suffix).path
             do {
                 try Data(entry.encoded()).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -175,13 +176,15 @@ struct ArtifactWriter {
     }
 
     /// The name of swift-snapshot-testing's failure artifact without its extension
-    /// (`testName.identifier`), found by looking for the reference among this test's snapshots.
-    /// Twins (two snapshots of one test with identical references, `named: "a"` and `"b"`) are
-    /// told apart by order: each failure takes the first matching name no earlier failure of
-    /// this test has taken. When the reference is not there (a custom snapshot folder, a
-    /// strategy built away from the test), the identifier is a fingerprint of the failure's
-    /// pixels instead.
-    func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> (name: String, reference: String?) {
+    /// (`testName.identifier`), found by looking for the reference among this test's snapshots,
+    /// with every reference path that holds the same pixels. Twins (two snapshots of one test
+    /// with identical references, `named: "a"` and `"b"`) are given names by order: each
+    /// failure takes the first matching name no earlier failure of this test has taken. That
+    /// names the artifacts apart; which twin failed is only known to swift-snapshot-testing,
+    /// whose failure file `imgdiff review` reads (see ``ReviewEntry/twins``). When the reference
+    /// is not there (a custom snapshot folder, a strategy built away from the test), the
+    /// identifier is a fingerprint of the failure's pixels instead.
+    func artifactBaseName(reference: RGBAImage, failure: RGBAImage) -> (name: String, reference: String?, twins: [String]) {
         let prefix = location.sanitizedTestName + "."
         let suffix = "." + codec.pathExtension
         let directory = settings.snapshotDirectory ?? location.defaultSnapshotDirectory
@@ -191,9 +194,10 @@ struct ArtifactWriter {
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
             if stores(reference, at: path) { matching.append(String(name.dropLast(suffix.count))) }
         }
-        guard !matching.isEmpty else { return (prefix + Self.fingerprint(failure.pixels), nil) }
+        guard !matching.isEmpty else { return (prefix + Self.fingerprint(failure.pixels), nil, []) }
         let name = ClaimedArtifactNames.shared.claim(among: matching, in: directory)
-        return (name, URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + suffix).path)
+        let path = { (name: String) in URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + suffix).path }
+        return (name, path(name), matching.map(path))
     }
 
     /// Whether the file at `path` holds `image`'s pixels, as the snapshot codec decodes it.

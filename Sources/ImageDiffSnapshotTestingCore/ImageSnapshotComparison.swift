@@ -72,6 +72,9 @@ public struct ImageSnapshotComparison: Sendable {
 
     /// Judges `actual` against the recorded `reference`.
     public func evaluate(reference: RGBAImage, actual: RGBAImage) -> ImageSnapshotEvaluation {
+        if let problem = options.metric.thresholdProblem {
+            return ImageSnapshotEvaluation(verdict: .failed("imgdiff: \(problem)"), difference: nil)
+        }
         if verdictRule == .imgdiff {
             var options = self.options
             options.collectsMask = true
@@ -86,26 +89,7 @@ public struct ImageSnapshotComparison: Sendable {
         var options = self.options
         options.collectsMask = true
         let difference = compare(reference, actual, options: options)
-        guard !difference.sizeDiffers, let mask = difference.mask else {
-            return ImageSnapshotEvaluation(verdict: strictVerdict, difference: difference)
-        }
-        let forgiven = Self.forgivingUnmarkedPixels(of: actual, reference: reference, mask: mask)
-        let verdict = precision.verdict(reference: reference, actual: forgiven)
-        return ImageSnapshotEvaluation(verdict: verdict, difference: difference)
-    }
-
-    /// `actual` with every pixel that `mask` does not mark replaced by the reference's pixel.
-    static func forgivingUnmarkedPixels(
-        of actual: RGBAImage, reference: RGBAImage, mask: DifferenceMask
-    ) -> RGBAImage {
-        var pixels = actual.pixels
-        for y in 0..<actual.height {
-            for x in 0..<actual.width where !mask.contains(x: x, y: y) {
-                let k = (y * actual.width + x) * 4
-                pixels[k..<(k + 4)] = reference.pixels[k..<(k + 4)]
-            }
-        }
-        return RGBAImage(width: actual.width, height: actual.height, pixels: pixels, hasAlpha: actual.hasAlpha)
+        return ImageSnapshotEvaluation(verdict: precision.verdict(reference: reference, actual: actual, after: difference), difference: difference)
     }
 }
 

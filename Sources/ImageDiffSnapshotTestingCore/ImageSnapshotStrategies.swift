@@ -27,8 +27,26 @@ extension Diffing where Value == RGBAImage {
         let writer = ArtifactWriter(
             settings: artifacts, location: SnapshotTestLocation(filePath: "\(file)", testName: testName), codec: codec)
         return .diff(
-            toData: { image in Data((try? codec.encode(image)) ?? []) },
-            fromData: { data in (try? codec.decode(Array(data))) ?? .unreadableSnapshot },
+            toData: { image in
+                do {
+                    return Data(try codec.encode(image))
+                } catch {
+                    // swift-snapshot-testing writes what this returns, and cannot be stopped:
+                    // the codec's reason is told, and nothing that looks like an image is kept.
+                    TestAttachments.recordIssue("imgdiff: the snapshot could not be encoded (\(error)); an empty file is written in its place")
+                    return Data()
+                }
+            },
+            fromData: { data in
+                UnreadableReference.reason = nil
+                guard !data.isEmpty else { return .unreadableSnapshot }
+                do {
+                    return try codec.decode(Array(data))
+                } catch {
+                    UnreadableReference.reason = "\(error)"
+                    return .unreadableSnapshot
+                }
+            },
             diffV2: { reference, actual in
                 ImageSnapshotFailure.describe(
                     reference: reference, actual: actual, comparison: comparison, writer: writer)
@@ -60,6 +78,24 @@ extension RGBAImage {
     package static let unreadableSnapshot = RGBAImage(width: 0, height: 0, pixels: [])
 }
 
+/// Why the reference swift-snapshot-testing just read could not be decoded: it reads the
+/// file, decodes it (`fromData`) and compares (`diff`) on one thread, one assertion at a time,
+/// so the decoder's reason is kept for that thread's next comparison.
+enum UnreadableReference {
+    private static let key = "imgdiff.unreadableReference"
+
+    static var reason: String? {
+        get { Thread.current.threadDictionary[key] as? String }
+        set { Thread.current.threadDictionary[key] = newValue }
+    }
+
+    /// The reason, cleared.
+    static func take() -> String? {
+        defer { reason = nil }
+        return reason
+    }
+}
+
 /// The failure message and attachments of an image snapshot.
 enum ImageSnapshotFailure {
     /// `nil` when `actual` passes; otherwise swift-snapshot-testing's message, imgdiff's summary
@@ -68,6 +104,13 @@ enum ImageSnapshotFailure {
         reference: RGBAImage, actual: RGBAImage, comparison: ImageSnapshotComparison, writer: ArtifactWriter
     ) -> (String, [DiffAttachment])? {
         guard reference.pixelCount > 0 else {
+            if let reason = UnreadableReference.take() {
+                return ("""
+                    Reference image could not be loaded.
+
+                    imgdiff: the stored reference could not be decoded: \(reason).
+                    """, [])
+            }
             return ("""
                 Reference image could not be loaded.
 
@@ -112,6 +155,17 @@ extension SnapshotTestingConfiguration.DiffTool {
     public static let imgdiff = Self { _, failure in
         let folder = URL(fileURLWithPath: failure.hasPrefix("file://") ? String(failure.dropFirst("file://".count)) : failure)
             .deletingLastPathComponent().path
-        return "imgdiff review \(folder)"
+        return "imgdiff review \(shellWord(folder))"
+    }
+
+    /// `text` as one word of a POSIX shell: as it is when it holds only characters no shell
+    /// reads specially, else in single quotes (a quote in it written `'\''`), so that the line
+    /// pastes into a terminal as it reads.
+    static func shellWord(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@%".unicodeScalars.contains(scalar)
+        }
+        if plain, !text.isEmpty { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -24,6 +24,11 @@ public struct ComparisonRequest: Sendable {
     public var options: ComparisonOptions
     /// swift-snapshot-testing's rule, when the verdict is to be its own.
     public var snapshotPrecision: SnapshotPrecision?
+    /// Whether that rule judges only the pixels the metric counts, the others taken as equal
+    /// to the reference's (``SnapshotPrecision/verdict(reference:actual:after:)``), as the
+    /// snapshot adapter applies a precision to a metric: for a metric chosen with the
+    /// precision, or a settings file's. Off, the rule judges the pixels as they are.
+    public var snapshotPrecisionAfterMetric: Bool
     /// The review images wanted, encoded as PNG.
     public var outputs: Set<ReviewOutput>
     public var outputPolicy: OutputPolicy
@@ -46,6 +51,7 @@ public struct ComparisonRequest: Sendable {
     public init(
         options: ComparisonOptions = ComparisonOptions(),
         snapshotPrecision: SnapshotPrecision? = nil,
+        snapshotPrecisionAfterMetric: Bool = false,
         outputs: Set<ReviewOutput> = [],
         outputPolicy: OutputPolicy = .always,
         rounding: ImageMagickRounding = .im7,
@@ -57,6 +63,7 @@ public struct ComparisonRequest: Sendable {
     ) {
         self.options = options
         self.snapshotPrecision = snapshotPrecision
+        self.snapshotPrecisionAfterMetric = snapshotPrecisionAfterMetric
         self.outputs = outputs
         self.outputPolicy = outputPolicy
         self.rounding = rounding
@@ -67,11 +74,14 @@ public struct ComparisonRequest: Sendable {
         self.expectedDifferingShare = expectedDifferingShare
     }
 
-    /// The options as the engine takes them: a mask collected when one is to be written, and
-    /// one band on the calling thread when the caller runs pairs side by side.
+    /// The options as the engine takes them: a mask collected when one is to be written or a
+    /// precision judges the metric's pixels, and one band on the calling thread when the caller
+    /// runs pairs side by side.
     var engineOptions: ComparisonOptions {
         var options = self.options
-        if outputs.contains(.mask) || outputs.contains(.review) { options.collectsMask = true }
+        if outputs.contains(.mask) || outputs.contains(.review) || snapshotPrecision != nil && snapshotPrecisionAfterMetric {
+            options.collectsMask = true
+        }
         if parallelism == .callingThread { options.bands = 1 }
         return options
     }

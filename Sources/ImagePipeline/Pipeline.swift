@@ -70,7 +70,11 @@ public enum Pipeline {
         _ reference: RGBAImage, _ actual: RGBAImage, request: ComparisonRequest
     ) throws(ImageCodecError) -> PairOutcome {
         let result = ImageDiff.compare(reference, actual, options: request.engineOptions)
-        let snapshot = request.snapshotPrecision?.verdict(reference: reference, actual: actual)
+        let snapshot = request.snapshotPrecision.map { precision in
+            request.snapshotPrecisionAfterMetric
+                ? precision.verdict(reference: reference, actual: actual, after: result)
+                : precision.verdict(reference: reference, actual: actual)
+        }
         var outcome = PairOutcome(result: result, snapshot: snapshot, route: .wholeImage, outputs: [:])
         guard rendersOutputs(for: outcome, request) else { return outcome }
         outcome.outputs = try render(request.outputs, reference: reference, actual: actual, result: result, request: request)

@@ -137,6 +137,10 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         for (name, value) in [("precision", precision), ("perceptualPrecision", perceptualPrecision)] {
             if let value, !(0...1).contains(value) { throw SettingsError("\(name) must be between 0 and 1") }
         }
+        if maxDiffPixels != nil || maxDiffRatio != nil {
+            throw SettingsError(
+                "maxDiffPixels and maxDiffRatio do not apply beside precision and perceptualPrecision, whose rule gives the verdict; keep one or the other")
+        }
         return SnapshotPrecision(precision: precision ?? 1, perceptualPrecision: perceptualPrecision ?? 1)
     }
 

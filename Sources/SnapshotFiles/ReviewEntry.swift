@@ -18,16 +18,28 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     public var review: String?
     /// imgdiff's one-line summary.
     public var summary: String
+    /// The reference as the test read it, saved beside the failure: `imgdiff review` accepts
+    /// only while the reference still holds these pixels (not once it was recorded again).
+    public var recordedReference: String?
+    /// Every reference of the test that holds the same pixels as `reference`, when there are
+    /// several (twins, `named: "a"` and `"b"`): which of them failed is read from
+    /// swift-snapshot-testing's own failure file when the entry is reviewed.
+    public var twins: [String]?
 
     /// The entry's file-name suffix.
     public static let suffix = ".imgdiff.json"
 
-    public init(test: String, reference: String?, failure: String, review: String?, summary: String) {
+    public init(
+        test: String, reference: String?, failure: String, review: String?, summary: String, recordedReference: String? = nil,
+        twins: [String]? = nil
+    ) {
         self.test = test
         self.reference = reference
         self.failure = failure
         self.review = review
         self.summary = summary
+        self.recordedReference = recordedReference
+        self.twins = twins
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys and a final newline.

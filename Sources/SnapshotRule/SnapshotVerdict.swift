@@ -73,6 +73,28 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
         return .failed("Actual image precision \(actualPrecision) is less than required \(precision)")
     }
 
+    /// Judges `actual` against `reference` after a metric: the pixels `difference` (the
+    /// metric's comparison of the two, with its mask) does not count are taken as equal to
+    /// the reference's, and the rule judges the rest. This is how the snapshot adapter, and
+    /// the CLI with a metric or a settings file, apply a precision to a metric's tolerance.
+    public func verdict(reference: RGBAImage, actual: RGBAImage, after difference: DiffResult) -> SnapshotVerdict {
+        let strict = verdict(reference: reference, actual: actual)
+        guard !strict.passed, !difference.sizeDiffers, let mask = difference.mask else { return strict }
+        return verdict(reference: reference, actual: Self.forgivingUnmarkedPixels(of: actual, reference: reference, mask: mask))
+    }
+
+    /// `actual` with every pixel that `mask` does not mark replaced by the reference's pixel.
+    static func forgivingUnmarkedPixels(of actual: RGBAImage, reference: RGBAImage, mask: DifferenceMask) -> RGBAImage {
+        var pixels = actual.pixels
+        for y in 0..<actual.height {
+            for x in 0..<actual.width where !mask.contains(x: x, y: y) {
+                let k = (y * actual.width + x) * 4
+                pixels[k..<(k + 4)] = reference.pixels[k..<(k + 4)]
+            }
+        }
+        return RGBAImage(width: actual.width, height: actual.height, pixels: pixels, hasAlpha: actual.hasAlpha)
+    }
+
     func perceptualVerdict(reference: RGBAImage, actual: RGBAImage) -> SnapshotVerdict {
         var failingPixelCount = 0
         var maximumDeltaE: Float = 0

@@ -162,6 +162,21 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         }
     }
 
+    /// A threshold no difference can exceed (NaN) or below 0 judges nothing: it fails with a
+    /// message, where it would pass black against white.
+    func testThresholdsThatJudgeNothingFail() {
+        let black = RGBAImage(width: 8, height: 8, filledWith: RGBA(0, 0, 0)), white = RGBAImage(width: 8, height: 8, filledWith: RGBA(255, 255, 255))
+        for metric in [ComparisonMetric.deltaE(.ciede2000, threshold: .nan), .deltaE(.cie94, threshold: .nan), .yiq(threshold: .nan), .channel(tolerance: -1)] {
+            for precision: Float in [1, 0.99] {
+                let verdict = ImageSnapshotComparison(precision: precision, options: ComparisonOptions(metric: metric))
+                    .evaluate(reference: black, actual: white).verdict
+                XCTAssertFalse(verdict.passed, "\(metric)")
+                XCTAssertTrue(verdict.message?.hasPrefix("imgdiff: the \(metric.name) threshold must be") == true, "\(verdict)")
+            }
+        }
+        XCTAssertTrue(ImageSnapshotComparison(options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 1))).evaluate(reference: black, actual: black).verdict.passed)
+    }
+
     /// Two snapshots of one test with identical references fail each with its own artifacts,
     /// named as swift-snapshot-testing names the references.
     func testTwinsHaveTheirOwnArtifacts() throws {
@@ -256,5 +271,8 @@ final class DiffToolTests: XCTestCase {
         XCTAssertEqual(
             SnapshotTestingConfiguration.DiffTool.imgdiff(currentFilePath: "file:///src/t.png", failedFilePath: "file:///tmp/artifacts/T/t.1.png"),
             "imgdiff review /tmp/artifacts/T")
+        XCTAssertEqual(
+            SnapshotTestingConfiguration.DiffTool.imgdiff(currentFilePath: "/src/t.png", failedFilePath: "/tmp/art with space/it's/T/t.1.png"),
+            #"imgdiff review '/tmp/art with space/it'\''s/T'"#, "one shell word, pasted as it reads")
     }
 }

@@ -116,6 +116,10 @@ final class SnapshotBoundaryTests: XCTestCase {
             to: URL(fileURLWithPath: folder + "/testUnreadableReference.badge.png"))
         let message = try XCTUnwrap(check(Scene.badge.rasterize(), in: folder))
         XCTAssertEqual(verdictLines(message), "Reference image could not be loaded.")
+        XCTAssertTrue(message.contains("imgdiff: the stored reference could not be decoded: "), "the decoder's reason: \(message)")
+        try Data().write(to: URL(fileURLWithPath: folder + "/testUnreadableReference.badge.png"))
+        let empty = try XCTUnwrap(check(Scene.badge.rasterize(), in: folder))
+        XCTAssertTrue(empty.contains("imgdiff: the stored reference is empty or not an image"), empty)
     }
 
     // MARK: - Helpers

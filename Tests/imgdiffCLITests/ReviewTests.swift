@@ -155,4 +155,87 @@ final class ReviewTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("the reference is unknown"), unknown.stderr)
         XCTAssertEqual(try review("/no/such/folder").status, 2)
     }
+
+    /// The artifacts of one failure of a test with twin references (`a` and `b` hold the same
+    /// pixels): the entry as the adapter writes it, named after the first twin, and
+    /// swift-snapshot-testing's own failure file named after the snapshot that failed.
+    func writeTwinFailure(failed: String, claimed: String) throws -> (artifacts: URL, snapshots: URL) {
+        let artifacts = work.appendingPathComponent("artifacts/TwinTests")
+        let snapshots = work.appendingPathComponent("__Snapshots__/TwinTests")
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+        for name in ["a", "b"] {
+            try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: snapshots.appendingPathComponent("testTwins.\(name).png"))
+        }
+        try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testTwins.\(claimed).failure.png"))
+        try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: artifacts.appendingPathComponent("testTwins.\(claimed).reference.png"))
+        try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testTwins.\(failed).png"))
+        let entry: [String: Any] = [
+            "test": "testTwins", "reference": snapshots.appendingPathComponent("testTwins.\(claimed).png").path,
+            "failure": artifacts.appendingPathComponent("testTwins.\(claimed).failure.png").path, "summary": "3096 of 64000 pixels differ",
+            "recordedReference": artifacts.appendingPathComponent("testTwins.\(claimed).reference.png").path,
+            "twins": ["a", "b"].map { snapshots.appendingPathComponent("testTwins.\($0).png").path },
+        ]
+        try JSONSerialization.data(withJSONObject: entry).write(to: artifacts.appendingPathComponent("testTwins.\(claimed).imgdiff.json"))
+        return (artifacts, snapshots)
+    }
+
+    /// Only `b` failed, though the adapter named the failure after `a`: swift-snapshot-testing's
+    /// failure file says which, and the good reference `a` is never replaced.
+    func testTheTwinThatFailedIsTheOneAccepted() throws {
+        let (_, snapshots) = try writeTwinFailure(failed: "b", claimed: "a")
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+        let run = try review("artifacts", "--accept-all")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.stdout, "accepted: \(snapshots.appendingPathComponent("testTwins.b.png").path)\n")
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testTwins.a.png")), try Data(contentsOf: login.appendingPathComponent("ref.png")))
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testTwins.b.png")), try Data(contentsOf: login.appendingPathComponent("fail.png")))
+    }
+
+    /// Without swift-snapshot-testing's failure file, which twin failed is unknown: the entry is
+    /// listed but not accepted.
+    func testATwinFailureNoFileNamesIsNotAccepted() throws {
+        let (artifacts, snapshots) = try writeTwinFailure(failed: "b", claimed: "a")
+        try FileManager.default.removeItem(at: artifacts.appendingPathComponent("testTwins.b.png"))
+        let before = try Data(contentsOf: snapshots.appendingPathComponent("testTwins.a.png"))
+        let run = try review("artifacts", "--accept-all")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("twin(s) with the same pixels (testTwins.a.png, testTwins.b.png)"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testTwins.a.png")), before)
+    }
+
+    /// An entry is input: it replaces only the reference the test failed against, where it is.
+    /// A reference recorded again since, one that is not here, or one that is not a file is
+    /// refused, and nothing is written.
+    func testOnlyTheReferenceTheTestFailedAgainstIsReplaced() throws {
+        let (artifacts, snapshots) = try writeTwinFailure(failed: "a", claimed: "a")
+        let reference = snapshots.appendingPathComponent("testTwins.a.png")
+        let recordedAgain = SharedData.packageRoot.appendingPathComponent("Fixtures/batch/ref/home.png")
+        try FileManager.default.removeItem(at: reference)
+        try FileManager.default.copyItem(at: recordedAgain, to: reference)
+        let changed = try review("artifacts", "--accept-all")
+        XCTAssertEqual(changed.status, 2)
+        XCTAssertEqual(changed.stderr, "imgdiff: error: \(reference.path): changed since this failure (recorded again, or accepted); run the test again\n")
+        XCTAssertEqual(try Data(contentsOf: reference), try Data(contentsOf: recordedAgain))
+
+        let entryPath = artifacts.appendingPathComponent("testTwins.a.imgdiff.json")
+        var entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: entryPath)) as? [String: Any])
+        entry["twins"] = nil
+        let victim = work.appendingPathComponent("notes.txt"), elsewhere = work.appendingPathComponent("new/folder/x.png")
+        try Data("my notes".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(at: work.appendingPathComponent("link.png"), withDestinationURL: victim)
+        for (target, problem) in [
+            (victim.path, "changed since this failure"), (elsewhere.path, "no such reference here"),
+            (work.appendingPathComponent("link.png").path, "not a regular file"),
+        ] {
+            entry["reference"] = target
+            try JSONSerialization.data(withJSONObject: entry).write(to: entryPath)
+            let run = try review("artifacts", "--accept-all")
+            XCTAssertEqual(run.status, 2, target)
+            XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(target): \(problem)"), run.stderr)
+        }
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "my notes")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("new").path))
+    }
 }

@@ -126,6 +126,36 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertTrue(both.stderr.contains("--config sets the metric and tolerances; leave out --threshold"), both.stderr)
     }
 
+    /// A precision beside a metric judges only what the metric counts, in compare and batch as
+    /// in the snapshot adapter (its test `testSettingsFileJudgesAsTheCLIDoes`): a pair one level
+    /// apart passes `channel 2` at precision 1. A precision alone judges the pixels as they are.
+    func testAPrecisionJudgesAfterTheMetric() throws {
+        let reference = "\(noise)/ref/jitter-1.png", actual = "\(noise)/new/jitter-1.png"
+        let settings = work.appendingPathComponent("imgdiff.json").path
+        try Data(#"{"metric": "channel", "threshold": 2, "precision": 1}"#.utf8).write(to: URL(fileURLWithPath: settings))
+        for arguments in [["--config", settings], ["--metric", "channel", "--threshold", "2", "--precision", "1"]] {
+            let run = try imgdiff([reference, actual] + arguments)
+            XCTAssertEqual(run.status, 0, "\(arguments): \(run.stdout)\(run.stderr)")
+            XCTAssertTrue(run.stdout.hasSuffix("snapshot: pass\n"), run.stdout)
+        }
+        XCTAssertEqual(try imgdiff(reference, actual, "--precision", "1").status, 1, "no metric: the pixels as they are")
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(atPath: work.appendingPathComponent(side).path, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)/jitter-1.png", toPath: work.appendingPathComponent("\(side)/jitter-1.png").path)
+        }
+        try FileManager.default.copyItem(atPath: settings, toPath: work.appendingPathComponent("ref/imgdiff.json").path)
+        let batch = try imgdiff("batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path, "--out", work.appendingPathComponent("report").path)
+        XCTAssertEqual(batch.status, 0, batch.stdout + batch.stderr)
+
+        try Data(#"{"metric": "channel", "precision": 0.99, "maxDiffPixels": 10}"#.utf8).write(to: URL(fileURLWithPath: settings))
+        let both = try imgdiff(reference, actual, "--config", settings)
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("maxDiffPixels and maxDiffRatio do not apply beside precision"), both.stderr)
+        let bothOptions = try imgdiff(reference, actual, "--precision", "0.99", "--max-diff-ratio", "0.1")
+        XCTAssertEqual(bothOptions.status, 2)
+        XCTAssertTrue(bothOptions.stderr.contains("--max-diff-pixels and --max-diff-ratio do not apply beside --precision"), bothOptions.stderr)
+    }
+
     func testAllowanceOptions() throws {
         let reference = "\(changes)/ref/changed-text.png", actual = "\(changes)/new/changed-text.png"
         let exact = try imgdiff(reference, actual, "--metric", "exact", "--json")

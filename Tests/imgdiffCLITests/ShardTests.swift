@@ -201,6 +201,28 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    /// CI's recipe (Docs/ci.md): parts written as report-N beside the snapshots, downloaded
+    /// into another folder, merged there. The merged report links the inputs as the unsharded
+    /// one does, not through the parts' old places.
+    func testPartsMovedBeforeMergingLinkTheInputsAsTheUnshardedReport() throws {
+        func run(_ arguments: String...) throws -> CLIRun { try runProcess(IMGDiffExecutable.url, arguments, currentDirectory: work) }
+        _ = try run("batch", "ref", "new", "--out", "whole")
+        for index in 1...2 { _ = try run("batch", "ref", "new", "--out", "report-\(index)", "--shard", "\(index)/2") }
+        try FileManager.default.createDirectory(atPath: path("downloads"), withIntermediateDirectories: true)
+        for index in 1...2 { try FileManager.default.moveItem(atPath: path("report-\(index)"), toPath: path("downloads/report-\(index)")) }
+        _ = try run("merge-reports", "downloads/report-1", "downloads/report-2", "--out", "merged")
+        func links(_ report: String) throws -> [String: [String: String]] {
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(report + "/report.json")))) as? [String: Any])
+            let pairs = try XCTUnwrap(json["pairs"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: pairs.map { ($0["path"] as? String ?? "", $0["outputs"] as? [String: String] ?? [:]) })
+        }
+        let merged = try links("merged")
+        XCTAssertEqual(merged, try links("whole"))
+        for (pair, outputs) in merged {
+            for link in outputs.values { XCTAssertTrue(FileManager.default.fileExists(atPath: path("merged/" + link)), "\(pair): \(link)") }
+        }
+    }
+
     func testApproveFromAMergedReport() throws {
         for index in 1...2 {
             _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/2")

@@ -72,7 +72,7 @@ public enum ImageFile {
     }
 
     /// Writes `bytes` to `path` atomically: into a temporary file in the same directory
-    /// (`.imgdiff-tmp-PID-RANDOM`), renamed over `path` once complete. On failure the temporary
+    /// (`.imgdiff-tmp-PID_START-RANDOM`), renamed over `path` once complete. On failure the temporary
     /// file is removed and `path` is untouched. An existing `path` must be a regular file: a
     /// symbolic link, a device or a FIFO is refused, never replaced.
     ///
@@ -86,18 +86,48 @@ public enum ImageFile {
         try moveIntoPlace(temporaryPath, path, durable: durable)
     }
 
-    /// The prefix of imgdiff's temporary files, followed by the writer's process ID, `-` and
-    /// random hex digits. Short and fixed, so that a destination name of 255 bytes still has a
-    /// temporary name; recognisable, so that a later run can remove what a killed one left.
+    /// The prefix of imgdiff's temporary files, followed by ``temporaryOwner`` (the writer),
+    /// `-` and random hex digits. Short and fixed, so that a destination name of 255 bytes
+    /// still has a temporary name; recognisable, so that a later run can remove what a killed
+    /// one left.
     public static let temporaryPrefix = ".imgdiff-tmp-"
 
+    /// This process in temporary names: its ID, and where the system says, `_` and its start
+    /// time (`PID_START`), so that a later process given the same ID (PID 1 in every container
+    /// run) is not taken for the writer.
+    public static let temporaryOwner: String = {
+        let pid = getpid()
+        return startTime(of: pid).map { "\(pid)_\($0)" } ?? "\(pid)"
+    }()
+
+    /// A new temporary name of this process: the prefix, the owner, `-` and random hex digits.
+    public static func temporaryName() -> String {
+        "\(temporaryPrefix)\(temporaryOwner)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
     /// Whether `name` is one of imgdiff's temporary names whose writer no longer runs: the
-    /// leftover of a killed run, safe to remove.
+    /// leftover of a killed run, safe to remove. The writer is gone when no process has its ID,
+    /// or when the one that has it started at another time.
     public static func isAbandonedTemporaryName(_ name: some Collection<UInt8>) -> Bool {
         guard name.starts(with: temporaryPrefix.utf8) else { return false }
-        let digits = name.dropFirst(temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }
-        guard let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0 else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        let owner = String(decoding: name.dropFirst(temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }, as: UTF8.self)
+        let parts = owner.split(separator: "_", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let pid = Int32(parts[0]), pid > 0 else { return false }
+        if kill(pid, 0) != 0 && errno == ESRCH { return true }
+        guard parts.count == 2, let started = UInt64(parts[1]), let running = startTime(of: pid) else { return false }
+        return started != running
+    }
+
+    /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field);
+    /// nil where the system does not say.
+    static func startTime(of pid: Int32) -> UInt64? {
+        guard let bytes = try? read("/proc/\(pid)/stat", maxBytes: 4096),
+            let close = bytes.lastIndex(of: UInt8(ascii: ")"))
+        else { return nil }
+        // After the command's ")", fields 3 onwards: the start time is the 20th of them.
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19 else { return nil }
+        return UInt64(String(decoding: fields[19], as: UTF8.self))
     }
 
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
@@ -107,8 +137,7 @@ public enum ImageFile {
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
         try requireReplaceable(path)
 
-        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let temporaryPath = "\(directoryPrefix)\(temporaryPrefix)\(getpid())-\(suffix)"
+        let temporaryPath = directoryPrefix + temporaryName()
         try createFile(bytes, at: temporaryPath, namedInErrors: path, durable: durable)
         return temporaryPath
     }

@@ -83,6 +83,15 @@ public enum ComparisonMetric: Sendable, Equatable {
         }
     }
 
+    /// Why the threshold cannot judge anything, when it cannot: NaN (which no difference
+    /// exceeds, so every pair would match) or below 0.
+    public var thresholdProblem: String? {
+        let value = threshold
+        if value.isNaN { return "the \(name) threshold must be a number >= 0, not NaN" }
+        if value < 0 { return "the \(name) threshold must be >= 0, not \(value)" }
+        return nil
+    }
+
     /// Whether the result of identical images needs their pixels (ImageMagick's NCC).
     public var needsPixelsOfIdenticalImages: Bool {
         if case .imageMagick(let metric, _) = self { return metric.needsPixelsOfIdenticalImages }

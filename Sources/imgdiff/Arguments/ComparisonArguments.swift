@@ -116,6 +116,10 @@ struct ComparisonArguments: ParsableArguments {
                 throw ValidationError("\(name) must be between 0 and 1, got \(value)")
             }
         }
+        if precision != nil || perceptualPrecision != nil, maxDiffPixels != nil || maxDiffRatio != nil {
+            throw ValidationError(
+                "--max-diff-pixels and --max-diff-ratio do not apply beside --precision and --perceptual-precision, whose rule gives the verdict; keep one or the other")
+        }
     }
 
     /// The options that set how pixels are judged, as given: `--config` replaces them all.
@@ -201,7 +205,8 @@ struct ComparisonArguments: ParsableArguments {
             }
         }
         return ComparisonRequest(
-            options: try options(settings: settings), snapshotPrecision: snapshotPrecision, outputs: outputs,
+            options: try options(settings: settings), snapshotPrecision: snapshotPrecision,
+            snapshotPrecisionAfterMetric: metric != nil || settings != nil, outputs: outputs,
             outputPolicy: policy, rounding: rounding, differenceFuzz: fuzzDistance, limits: limits.decodingLimits,
             parallelism: parallelism)
     }

@@ -164,16 +164,22 @@ struct MergeReportsCommand: AsyncParsableCommand {
     }
 
     /// The record with its outputs moved: files under `pairs/` are copied into the merged
-    /// report, links to input files are made relative to it.
+    /// report, links to input files are made relative to it. An input file is linked as batch
+    /// was given it (`referenceFile`, `newFile`) when it is there from here, as in CI, where the
+    /// parts were downloaded into another folder than the one they were written in; otherwise
+    /// through the part's own link.
     func relocate(
         _ record: PairRecord, from folder: String, into staging: String, prefix: String
     ) throws(CommandLineError) -> PairRecord {
         var record = record
         record.path = prefix + record.path
-        func move(_ path: String?) throws(CommandLineError) -> String? {
+        func move(_ path: String?, input: String? = nil) throws(CommandLineError) -> String? {
             guard let path else { return nil }
             let pairsPrefix = "pairs/".unicodeScalars
             guard path.unicodeScalars.starts(with: pairsPrefix) else {
+                if let input, FileManager.default.fileExists(atPath: input) {
+                    return SnapshotFolder.relativePath(of: input, from: outputDirectory)
+                }
                 return SnapshotFolder.relativePath(of: PathText.join(folder, path), from: outputDirectory)
             }
             // A part's report is read as input: a file it names is copied only from inside its
@@ -196,8 +202,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
             }
             return moved
         }
-        record.outputs.reference = try move(record.outputs.reference)
-        record.outputs.new = try move(record.outputs.new)
+        record.outputs.reference = try move(record.outputs.reference, input: record.referenceFile)
+        record.outputs.new = try move(record.outputs.new, input: record.newFile)
         record.outputs.blend = try move(record.outputs.blend)
         record.outputs.mask = try move(record.outputs.mask)
         return record

@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import ImageCodecs
+import ImageDiff
 import ImagePipeline
 import SnapshotFiles
 
@@ -174,6 +175,8 @@ struct PendingReview: Encodable {
     var referenceFolder: (root: String, path: String)?
     /// Why the failure cannot be accepted here, when it cannot.
     var refusal: String?
+    /// For a snapshot failure: the reference as the test read it (``ReviewEntry/recordedReference``).
+    var recordedReference: String?
 
     private enum CodingKeys: String, CodingKey { case source, name, reference, new, review, summary, entry }
 
@@ -193,7 +196,7 @@ struct PendingReview: Encodable {
             if let referenceFolder {
                 try SnapshotFolder.createFolders(for: referenceFolder.path, under: referenceFolder.root)
             } else {
-                try FileManager.default.createDirectory(atPath: PathText.parent(of: reference), withIntermediateDirectories: true)
+                try checkSnapshotReference(reference)
             }
             try ImageFile.write(bytes, to: reference, durable: true)
         } catch let error as ImageFileError {
@@ -204,6 +207,32 @@ struct PendingReview: Encodable {
             throw CommandLineError("\(reference): \(SystemError.reason(error))")
         }
         if let entry { try? FileManager.default.removeItem(atPath: entry) }
+    }
+
+    /// Refuses to replace a snapshot's reference unless it is the file the test failed
+    /// against: an entry is input (CI artefacts downloaded to review), so the reference must
+    /// be an existing file, not a link, and still hold the pixels the test read
+    /// (``recordedReference``), not those of a later recording or acceptance.
+    func checkSnapshotReference(_ reference: String) throws(CommandLineError) {
+        var status = stat()
+        guard lstat(reference, &status) == 0 else {
+            throw CommandLineError("\(reference): no such reference here; review where the tests ran, or run them again")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CommandLineError("\(reference): not a regular file; a snapshot's reference is replaced only as a file")
+        }
+        guard let recordedReference else { return }
+        let recorded: RGBAImage
+        do throws(ImageFileError) {
+            recorded = try ImageDecoder.decode(contentsOf: recordedReference)
+        } catch {
+            throw CommandLineError("\(error.description); it shows the reference the test failed against, so \(reference) is left as it is")
+        }
+        guard let current = try? ImageDecoder.decode(contentsOf: reference), current.width == recorded.width,
+            current.height == recorded.height, current.pixels == recorded.pixels
+        else {
+            throw CommandLineError("\(reference): changed since this failure (recorded again, or accepted); run the test again")
+        }
     }
 
     /// Forgets a snapshot failure, and says whether it did: a batch pair stays in its report
@@ -256,9 +285,33 @@ struct PendingReview: Encodable {
             throw CommandLineError("\(path): not a readable imgdiff review entry; delete it, or run the test again")
         }
         let name = String(PathText.lastComponent(path).dropLast(ReviewEntry.suffix.count))
-        return [PendingReview(
+        var failure = PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
-            summary: entry.summary, entry: path)]
+            summary: entry.summary, entry: path)
+        failure.recordedReference = entry.recordedReference
+        if let twins = entry.twins, twins.count > 1 {
+            switch failedTwin(of: entry, among: twins, besides: path) {
+            case .some(let twin): failure.reference = twin
+            case .none:
+                failure.refusal =
+                    "its reference has \(twins.count - 1) twin(s) with the same pixels (\(twins.map(PathText.lastComponent).joined(separator: ", "))), and swift-snapshot-testing's failure file beside the entry does not tell which one failed; record the test again"
+            }
+        }
+        return [failure]
+    }
+
+    /// Which of identical references failed: the one whose name swift-snapshot-testing gave the
+    /// failure file it wrote beside the entry (the reference's file name, holding the failure's
+    /// bytes). The entry's own reference wins when its file says so; otherwise the one twin whose
+    /// file does; nil when none or several do.
+    static func failedTwin(of entry: ReviewEntry, among twins: [String], besides entryPath: String) -> String? {
+        guard let failure = try? ImageFile.read(entry.failure) else { return nil }
+        let folder = PathText.parent(of: entryPath)
+        let failed = twins.filter { twin in
+            (try? ImageFile.read(PathText.join(folder, PathText.lastComponent(twin)))) == failure
+        }
+        if let reference = entry.reference, failed.contains(reference) { return reference }
+        return failed.count == 1 ? failed[0] : nil
     }
 
     struct BatchEntry: Decodable {

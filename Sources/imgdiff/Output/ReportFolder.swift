@@ -13,7 +13,7 @@ import ImageCodecs
 /// The report folder of a batch, built aside and swapped in whole.
 ///
 /// Every file of a report is written into a staging folder beside `--out`
-/// (`.imgdiff-tmp-PID-RANDOM`). Only once the whole report is written does the staging folder
+/// (`.imgdiff-tmp-PID_START-RANDOM`). Only once the whole report is written does the staging folder
 /// take `--out`'s place, in one exchange of the two names. A run that fails, runs out of disk
 /// or is killed leaves the previous report as it was: never a new `report.json` beside an old
 /// `index.html`. Two runs on one `--out` each build their own and the later swap wins. A
@@ -59,8 +59,7 @@ struct ReportFolder {
             throw CommandLineError("\(parentFolder): cannot create the folder (\(SystemError.reason(error)))")
         }
         removeAbandonedStagingFolders(in: parentFolder)
-        let name = "\(ImageFile.temporaryPrefix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        let staging = PathText.join(parentFolder, name)
+        let staging = PathText.join(parentFolder, ImageFile.temporaryName())
         guard mkdir(staging, 0o777) == 0 else {
             throw CommandLineError("\(destination): cannot create \(naming) (\(ImageFile.systemMessage(errno)))")
         }
