@@ -82,6 +82,7 @@ struct CanaryFolder: Sendable {
 
     /// Puts the canaries in place of `destination` (new, or an empty folder).
     func commit() throws(CommandLineError) {
+        defer { InterruptCleanup.unregister(staging) }
         var status = stat()
         if lstat(destination, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { rmdir(destination) }
         guard rename(staging, destination) == 0 else {
@@ -94,5 +95,6 @@ struct CanaryFolder: Sendable {
     /// Removes the staging folder.
     func discard() {
         try? FileManager.default.removeItem(atPath: staging)
+        InterruptCleanup.unregister(staging)
     }
 }

@@ -14,10 +14,11 @@ import ImageCodecs
 ///
 /// Every file of a report is written into a staging folder beside `--out`
 /// (`.imgdiff-tmp-PID_START-RANDOM`). Only once the whole report is written does the staging folder
-/// take `--out`'s place, in one exchange of the two names. A run that fails, runs out of disk
-/// or is killed leaves the previous report as it was: never a new `report.json` beside an old
-/// `index.html`. Two runs on one `--out` each build their own and the later swap wins. A
-/// staging folder left by a killed run is removed by the next run on the same `--out`.
+/// take `--out`'s place, in one exchange of the two names. A run that fails, runs out of disk,
+/// is interrupted or is killed leaves the previous report as it was: never a new `report.json`
+/// beside an old `index.html`. Two runs on one `--out` each build their own and the later swap
+/// wins. An interrupted run removes its staging folder as it ends (``InterruptCleanup``); one
+/// left by a killed run is removed by the next run on the same `--out`.
 struct ReportFolder {
     /// The report's place, as given.
     let destination: String
@@ -63,6 +64,7 @@ struct ReportFolder {
         guard mkdir(staging, 0o777) == 0 else {
             throw CommandLineError("\(destination): cannot create \(naming) (\(ImageFile.systemMessage(errno)))")
         }
+        InterruptCleanup.register(staging)
         return staging
     }
 
@@ -104,6 +106,7 @@ struct ReportFolder {
 
     /// Puts the finished report in place of `destination`, and removes the one it replaced.
     func commit() throws(CommandLineError) {
+        defer { InterruptCleanup.unregister(staging) }
         if rename(staging, place) == 0 { return }
         guard errno == EEXIST || errno == ENOTEMPTY else { return try failed(errno) }
         if renameExchange(staging, place) != 0 {
@@ -124,6 +127,7 @@ struct ReportFolder {
     /// Removes the staging folder; the previous report stays.
     func discard() {
         try? FileManager.default.removeItem(atPath: staging)
+        InterruptCleanup.unregister(staging)
     }
 
     private func failed(_ code: Int32) throws(CommandLineError) {

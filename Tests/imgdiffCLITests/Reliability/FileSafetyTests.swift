@@ -98,6 +98,38 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertEqual(entries(path("ref")), [live, "changed.png", "same.png"])
     }
 
+    /// An interrupted batch (Ctrl-C, `kill`, a CI job's timeout) ends by its signal, leaves the
+    /// previous report whole, and removes the staging folder it was building.
+    func testInterruptedRunLeavesNoStagingFolder() throws {
+        for index in 0..<120 {
+            try place("ref/p\(index).png", same)
+            try place("new/p\(index).png", changed)
+        }
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out"), "--jobs", "1").status, 1)
+        let previous = contents(path("out/report.json"))
+        for signal in [SIGINT, SIGTERM] {
+            let process = Process()
+            process.executableURL = IMGDiffExecutable.url
+            process.arguments = ["batch", path("ref"), path("new"), "--out", path("out"), "--jobs", "1"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline,
+                !entries(work.path).contains(where: { $0.hasPrefix(".imgdiff-tmp-") && FileManager.default.fileExists(atPath: path("\($0)/pairs")) })
+            {
+                usleep(2_000)
+            }
+            guard process.isRunning else { throw XCTSkip("the batch ended before it could be interrupted") }
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "ends by the signal")
+            XCTAssertEqual(process.terminationStatus, signal)
+            XCTAssertEqual(entries(work.path), ["new", "out", "ref"], "no staging folder left")
+            XCTAssertEqual(contents(path("out/report.json")), previous, "the previous report stays whole")
+        }
+    }
+
     /// ext4 takes names of 255 bytes; the temporary name must not add to them.
     func testApproveWritesTheLongestNames() throws {
         let name = String(repeating: "n", count: 251) + ".png"
