@@ -28,6 +28,8 @@ extension Diffing where Value == RGBAImage {
             settings: artifacts, location: SnapshotTestLocation(filePath: "\(file)", testName: testName), codec: codec)
         return .diff(
             toData: { image in
+                // A snapshot that could not be made, or holds no pixels, is stored empty.
+                guard image.pixelCount > 0 else { return Data() }
                 do {
                     return Data(try codec.encode(image))
                 } catch {

@@ -48,6 +48,15 @@ final class SettingsFileTests: XCTestCase {
             "--out", work.appendingPathComponent("report").path, "--metric", "exact")
         XCTAssertEqual(plain.status, 1, "options on the command line win, with a warning")
         XCTAssertTrue(plain.stderr.contains("imgdiff: warning: "), plain.stderr)
+        let other = work.appendingPathComponent("exact.json").path
+        try Data(#"{"metric": "exact"}"#.utf8).write(to: URL(fileURLWithPath: other))
+        let configured = try imgdiff(
+            "batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path,
+            "--out", work.appendingPathComponent("report").path, "--config", other)
+        XCTAssertEqual(configured.status, 1, "--config wins, with a warning")
+        XCTAssertTrue(
+            configured.stderr.contains("imgdiff: warning: \(work.appendingPathComponent("ref/imgdiff.json").path) is not used: --config \(other) was given"),
+            configured.stderr)
     }
 
     /// The settings file is never overwritten by an output of the comparison it configures,

@@ -29,7 +29,11 @@ struct BatchCommand: AsyncParsableCommand {
               new       only in NEW_DIR
               deleted   only in REF_DIR
               error     a file could not be read or decoded (the batch goes on)
-            Every comparison option of `imgdiff compare` applies to every pair.
+            Every comparison option of `imgdiff compare` applies to every pair. With
+            none of them, the settings file REF_DIR/imgdiff.json (as `imgdiff tune
+            --write-config` writes it) judges the pairs when it is there; --config
+            FILE names another; an option on the command line sets them instead,
+            and says so.
 
             Examples:
               imgdiff batch Snapshots/ref Snapshots/ci --out report
@@ -127,10 +131,16 @@ struct BatchCommand: AsyncParsableCommand {
     /// The setting from `--config`, else the reference folder's ``ComparisonSettings/defaultFileName``
     /// when no option sets how pixels are judged.
     func settings() throws(CommandLineError) -> ComparisonSettings? {
-        if let settings = try comparison.settings() { return settings }
         let besideReferences = PathText.join(referenceDirectory, ComparisonSettings.defaultFileName)
         var status = stat()
-        guard lstat(besideReferences, &status) == 0 else { return nil }
+        let hasFileBesideReferences = lstat(besideReferences, &status) == 0
+        if let settings = try comparison.settings(), let config = comparison.config {
+            if hasFileBesideReferences, !SnapshotFolder.isSameOrInside(config, besideReferences) {
+                Console.warning("\(besideReferences) is not used: --config \(config) was given")
+            }
+            return settings
+        }
+        guard hasFileBesideReferences else { return nil }
         if let given = comparison.judgingOptionsGiven.first {
             Console.warning("\(besideReferences) is not used: \(given) was given")
             return nil
