@@ -276,6 +276,20 @@ final class TuneTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), [])
     }
 
+    /// A file name holding a line break prints escaped, on its own table row.
+    func testNamesWithLineBreaksStayOnTheirRow() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-names-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(atPath: "\(work.path)/\(side)", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)/jitter-1.png", toPath: "\(work.path)/\(side)/two\nlines.png")
+        }
+        let run = try imgdiff("tune", work.path, "--canary-pairs", "0")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("two\\nlines.png"), run.stdout)
+        XCTAssertFalse(run.stdout.split(separator: "\n").contains { $0.hasPrefix("lines.png") }, run.stdout)
+    }
+
     /// tune holds each pair to --max-memory as compare does.
     func testPairsAreHeldToTheMemoryLimit() throws {
         let pair = "jitter-1.png"

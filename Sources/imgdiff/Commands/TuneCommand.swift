@@ -576,7 +576,8 @@ struct TuneOutput: Encodable {
         lines += settingsTable()
         lines.append("")
         lines += conclusion()
-        return lines.joined(separator: "\n")
+        // A file name may hold a line break or a terminal escape: each line is one line.
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 
     func pairTable(_ samples: [TuningSample]) -> [String] {
@@ -659,6 +660,7 @@ struct TuneOutput: Encodable {
     }
 
     func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0.count > column ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
