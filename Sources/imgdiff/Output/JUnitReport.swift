@@ -61,13 +61,14 @@ enum JUnitReport {
     static func seconds(_ value: Double) -> String { PrintfFormat.fixed(value, decimals: 3) }
 
     /// Escapes text for attributes and content. Characters XML 1.0 cannot hold (control
-    /// characters in a file name) are written as `\u{1B}`, so
-    /// that two such names stay two.
+    /// characters in a file name) are written as `\u{1B}`, and a backslash as `\\`, so that two
+    /// names stay two: `x<ESC>.png` and a file named `x\u{1B}.png` alike.
     static func escape(_ text: String, keepingNewlines: Bool = false) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\\": escaped += "\\\\"
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"

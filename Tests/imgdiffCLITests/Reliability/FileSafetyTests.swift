@@ -234,6 +234,14 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertEqual(paths(try report(path("out")), "changed"), [name], "the JSON keeps the real name")
         let junit = try String(contentsOfFile: path("out/junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("name=\"red\\u{1B}[31mtext&#13;line&#10;next.png\""), junit)
+
+        // A name that spells the escape is another name in JUnit too.
+        let spelled = "red\\u{1B}[31m.png"
+        try place("ref/\(spelled)", same)
+        try place("new/\(spelled)", same)
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        let both = try String(contentsOfFile: path("out/junit.xml"), encoding: .utf8)
+        XCTAssertTrue(both.contains("name=\"red\\\\u{1B}[31m.png\""), both)
     }
 
     /// A file name cannot end the page's script element early.
