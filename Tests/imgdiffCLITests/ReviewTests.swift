@@ -123,6 +123,34 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(entry.stderr, "imgdiff: error: other/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again\n")
     }
 
+    /// A batch report names the files it replaces: a reference apart from its folder, or a
+    /// reference folder outside the folder review runs in, is refused, and nothing is written.
+    func testBatchReportsReplaceOnlyTheirReferencesHere() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        let reportPath = work.appendingPathComponent("report/report.json")
+        let original = try String(contentsOf: reportPath, encoding: .utf8)
+        let victim = work.appendingPathComponent("victim.txt"), elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-elsewhere-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: victim)
+        for (edited, problem) in [
+            (original.replacingOccurrences(of: "\"referenceFile\" : \"ref/login.png\"", with: "\"referenceFile\" : \"victim.txt\""), "names its reference victim.txt apart from its folder ref"),
+            (original.replacingOccurrences(of: "\"referenceDirectory\" : \"ref\"", with: "\"referenceDirectory\" : \"\(elsewhere.path)\""), "lies outside the current folder"),
+        ] {
+            XCTAssertNotEqual(edited, original)
+            try edited.write(to: reportPath, atomically: true, encoding: .utf8)
+            let run = try review("--accept-all")
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.contains(problem), run.stderr)
+        }
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "my notes")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
@@ -132,9 +160,11 @@ final class ReviewTests: XCTestCase {
         for name in ["a", "b"] {
             try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: snapshots.appendingPathComponent("testBadge.\(name).png"))
             try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testBadge.\(name).failure.png"))
+            try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: artifacts.appendingPathComponent("testBadge.\(name).reference.png"))
             let entry: [String: String] = [
                 "test": "testBadge", "reference": snapshots.appendingPathComponent("testBadge.\(name).png").path,
                 "failure": artifacts.appendingPathComponent("testBadge.\(name).failure.png").path, "summary": "3096 of 64000 pixels differ",
+                "recordedReference": artifacts.appendingPathComponent("testBadge.\(name).reference.png").path,
             ]
             try JSONSerialization.data(withJSONObject: entry).write(to: artifacts.appendingPathComponent("testBadge.\(name).imgdiff.json"))
         }
@@ -193,6 +223,18 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testTwins.b.png")), try Data(contentsOf: login.appendingPathComponent("fail.png")))
     }
 
+    /// swift-snapshot-testing never removes a failure file: one of `a` from an earlier run,
+    /// older than this failure's artifacts, says nothing of this run.
+    func testAnEarlierRunsFailureFileDoesNotNameTheTwin() throws {
+        let (artifacts, snapshots) = try writeTwinFailure(failed: "b", claimed: "a")
+        let stale = artifacts.appendingPathComponent("testTwins.a.png")
+        try FileManager.default.copyItem(at: artifacts.appendingPathComponent("testTwins.b.png"), to: stale)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: stale.path)
+        let run = try review("artifacts", "--accept-all")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.stdout, "accepted: \(snapshots.appendingPathComponent("testTwins.b.png").path)\n")
+    }
+
     /// Without swift-snapshot-testing's failure file, which twin failed is unknown: the entry is
     /// listed but not accepted.
     func testATwinFailureNoFileNamesIsNotAccepted() throws {
@@ -228,6 +270,7 @@ final class ReviewTests: XCTestCase {
         for (target, problem) in [
             (victim.path, "changed since this failure"), (elsewhere.path, "no such reference here"),
             (work.appendingPathComponent("link.png").path, "not a regular file"),
+            ("/etc/hostname", "lies outside the current folder"),
         ] {
             entry["reference"] = target
             try JSONSerialization.data(withJSONObject: entry).write(to: entryPath)
@@ -235,6 +278,18 @@ final class ReviewTests: XCTestCase {
             XCTAssertEqual(run.status, 2, target)
             XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(target): \(problem)"), run.stderr)
         }
+        // The reference as the test read it must lie beside the entry: not be missing, nor be
+        // the target itself (which would show any image as unchanged).
+        let photo = snapshots.appendingPathComponent("testTwins.b.png").path
+        entry["reference"] = photo
+        for recorded in [nil, photo] {
+            entry["recordedReference"] = recorded
+            try JSONSerialization.data(withJSONObject: entry).write(to: entryPath)
+            let run = try review("artifacts", "--accept-all")
+            XCTAssertEqual(run.status, 2)
+            XCTAssertTrue(run.stderr.contains("its entry does not show the reference the test failed against beside it"), run.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: photo)), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/ref.png")))
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "my notes")
         XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("new").path))
     }

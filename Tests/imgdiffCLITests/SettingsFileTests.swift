@@ -148,6 +148,8 @@ final class SettingsFileTests: XCTestCase {
             XCTAssertTrue(run.stdout.hasSuffix("snapshot: pass\n"), run.stdout)
         }
         XCTAssertEqual(try imgdiff(reference, actual, "--precision", "1").status, 1, "no metric: the pixels as they are")
+        XCTAssertEqual(try imgdiff(reference, actual, "--threshold", "0.5", "--precision", "1").status, 0, "yiq 0.5 counts none of them")
+        XCTAssertEqual(try imgdiff(reference, actual, "--ignore", "0:0-1000:1000", "--precision", "1").status, 0, "all ignored")
         for side in ["ref", "new"] {
             try FileManager.default.createDirectory(atPath: work.appendingPathComponent(side).path, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: "\(noise)/\(side)/jitter-1.png", toPath: work.appendingPathComponent("\(side)/jitter-1.png").path)

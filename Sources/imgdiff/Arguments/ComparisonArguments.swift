@@ -206,9 +206,16 @@ struct ComparisonArguments: ParsableArguments {
         }
         return ComparisonRequest(
             options: try options(settings: settings), snapshotPrecision: snapshotPrecision,
-            snapshotPrecisionAfterMetric: metric != nil || settings != nil, outputs: outputs,
+            snapshotPrecisionAfterMetric: settings != nil || judgesBeyondPrecision, outputs: outputs,
             outputPolicy: policy, rounding: rounding, differenceFuzz: fuzzDistance, limits: limits.decodingLimits,
             parallelism: parallelism)
+    }
+
+    /// Whether an option besides the precisions sets which pixels count (a metric, a threshold,
+    /// anti-aliasing, ignored regions): a precision then judges only those pixels.
+    var judgesBeyondPrecision: Bool {
+        !judgingOptionsGiven.filter { !["--precision", "--perceptual-precision"].contains($0) }.isEmpty
+            || !ignore.isEmpty || ignoreMask != nil
     }
 
     /// swift-snapshot-testing's rule, when either precision was given.

@@ -88,6 +88,7 @@ extension ImgDiff {
 /// line on stderr and 2 instead, so that a CI step reading the JSON is not handed nothing
 /// with a verdict.
 private func exitProcess(_ code: Int32) -> Never {
+    InterruptCleanup.holdIfEnding()
     if fflush(nil) != 0, code != 2 {
         Console.error("standard output: cannot write: \(String(cString: strerror(errno)))")
         exit(2)

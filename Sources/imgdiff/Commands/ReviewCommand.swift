@@ -193,6 +193,7 @@ struct PendingReview: Encodable {
         do {
             let bytes = try ImageFile.read(new)
             _ = try ImageDecoder.decode(bytes, name: new)
+            try Self.checkInsideCurrentFolder(referenceFolder?.root ?? reference)
             if let referenceFolder {
                 try SnapshotFolder.createFolders(for: referenceFolder.path, under: referenceFolder.root)
             } else {
@@ -209,10 +210,20 @@ struct PendingReview: Encodable {
         if let entry { try? FileManager.default.removeItem(atPath: entry) }
     }
 
+    /// Refuses a reference (or a batch's reference folder) outside the folder review runs in:
+    /// entries and reports are input (CI artefacts downloaded to review), and name the files
+    /// they replace; those of the project review runs in lie inside it.
+    static func checkInsideCurrentFolder(_ path: String) throws(CommandLineError) {
+        guard SnapshotFolder.isSameOrInside(path, ".") else {
+            throw CommandLineError(
+                "\(path): lies outside the current folder; run imgdiff review from the project whose references it replaces")
+        }
+    }
+
     /// Refuses to replace a snapshot's reference unless it is the file the test failed
-    /// against: an entry is input (CI artefacts downloaded to review), so the reference must
-    /// be an existing file, not a link, and still hold the pixels the test read
-    /// (``recordedReference``), not those of a later recording or acceptance.
+    /// against: the reference must be an existing file, not a link, and still hold the pixels
+    /// the test read: those of ``recordedReference``, which lies beside the entry (an empty
+    /// reference, recorded from a snapshot that could not be made, has none).
     func checkSnapshotReference(_ reference: String) throws(CommandLineError) {
         var status = stat()
         guard lstat(reference, &status) == 0 else {
@@ -221,7 +232,13 @@ struct PendingReview: Encodable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw CommandLineError("\(reference): not a regular file; a snapshot's reference is replaced only as a file")
         }
-        guard let recordedReference else { return }
+        if status.st_size == 0 { return }
+        guard let recordedReference, let entry,
+            SnapshotFolder.resolved(PathText.parent(of: recordedReference)) == SnapshotFolder.resolved(PathText.parent(of: entry))
+        else {
+            throw CommandLineError(
+                "\(name): its entry does not show the reference the test failed against beside it (an entry of an earlier imgdiff, or not the adapter's); run the test again")
+        }
         let recorded: RGBAImage
         do throws(ImageFileError) {
             recorded = try ImageDecoder.decode(contentsOf: recordedReference)
@@ -302,16 +319,31 @@ struct PendingReview: Encodable {
 
     /// Which of identical references failed: the one whose name swift-snapshot-testing gave the
     /// failure file it wrote beside the entry (the reference's file name, holding the failure's
-    /// bytes). The entry's own reference wins when its file says so; otherwise the one twin whose
-    /// file does; nil when none or several do.
+    /// bytes), in the same run: swift-snapshot-testing writes it just after the entry's failure
+    /// artifact, and never removes one, so a file older than the artifact is an earlier run's.
+    /// The entry's own reference wins when its file says so; otherwise the one twin whose file
+    /// does; nil when none or several do.
     static func failedTwin(of entry: ReviewEntry, among twins: [String], besides entryPath: String) -> String? {
-        guard let failure = try? ImageFile.read(entry.failure) else { return nil }
+        guard let failure = try? ImageFile.read(entry.failure), let written = modificationTime(entry.failure) else { return nil }
         let folder = PathText.parent(of: entryPath)
         let failed = twins.filter { twin in
-            (try? ImageFile.read(PathText.join(folder, PathText.lastComponent(twin)))) == failure
+            let file = PathText.join(folder, PathText.lastComponent(twin))
+            guard let time = modificationTime(file), time >= written - 1 else { return false }
+            return (try? ImageFile.read(file)) == failure
         }
         if let reference = entry.reference, failed.contains(reference) { return reference }
         return failed.count == 1 ? failed[0] : nil
+    }
+
+    /// When the file at `path` was last written, in seconds.
+    static func modificationTime(_ path: String) -> Double? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Double(status.st_mtimespec.tv_sec) + Double(status.st_mtimespec.tv_nsec) / 1e9
+        #else
+        return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
+        #endif
     }
 
     struct BatchEntry: Decodable {
@@ -368,6 +400,8 @@ struct PendingReview: Encodable {
                 failure.refusal = "from runs joined side by side (\(path)); accept from each run's own report"
             } else if pair.referenceFile == nil || pair.referenceFile == PathText.join(report.referenceDirectory, pair.path) {
                 failure.referenceFolder = (report.referenceDirectory, pair.path)
+            } else {
+                failure.refusal = "names its reference \(reference) apart from its folder \(report.referenceDirectory); a report batch wrote names none"
             }
             return failure
         }

@@ -10,21 +10,25 @@ import Darwin
 enum Console {
     /// Writes `text` and a newline to stdout.
     static func line(_ text: String) {
+        InterruptCleanup.holdIfEnding()
         print(TerminalText.escaped(text))
     }
 
     /// Writes "imgdiff: error: MESSAGE" to stderr.
     static func error(_ message: String) {
+        InterruptCleanup.holdIfEnding()
         StandardError.write("imgdiff: error: \(TerminalText.escaped(message))\n")
     }
 
     /// Writes "imgdiff: MESSAGE" to stderr: what the run does that the command line does not say.
     static func note(_ message: String) {
+        InterruptCleanup.holdIfEnding()
         StandardError.write("imgdiff: \(TerminalText.escaped(message))\n")
     }
 
     /// Writes "imgdiff: warning: MESSAGE" to stderr.
     static func warning(_ message: String) {
+        InterruptCleanup.holdIfEnding()
         StandardError.write("imgdiff: warning: \(TerminalText.escaped(message))\n")
     }
 }

@@ -26,6 +26,7 @@ enum InterruptCleanup {
     // Guarded by `lock`: workers register and unregister while the cleanup thread reads.
     nonisolated(unsafe) private static var paths: Set<String> = []
     nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var ending = false
     /// The pipe the handler writes the signal's number to (a plain integer, as a signal
     /// handler may read) and the cleanup thread reads. Set once, before any handler is installed.
     nonisolated(unsafe) private static var signalWriteEnd: Int32 = -1
@@ -42,6 +43,15 @@ enum InterruptCleanup {
         if first { install() }
     }
 
+    /// Parks the calling thread for good once a signal is ending the run: the folders it was
+    /// writing are being removed, so what it would print or the status it would exit with (an
+    /// error about a vanished file) is not the run's; the cleanup thread ends the process by
+    /// the signal.
+    static func holdIfEnding() {
+        guard lock.withLock({ ending }) else { return }
+        while true { pause() }
+    }
+
     /// `path` is committed or discarded: a signal no longer removes it.
     static func unregister(_ path: String) {
         lock.withLock { _ = paths.remove(path) }
@@ -51,10 +61,18 @@ enum InterruptCleanup {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // A burst of signals must never block the handler on a full pipe.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
         (signalReadEnd, signalWriteEnd) = (ends[0], ends[1])
+        #if canImport(Glibc)
         var thread = pthread_t()
         guard pthread_create(&thread, nil, { _ in InterruptCleanup.cleanUpOnSignal() }, nil) == 0 else { return }
         pthread_detach(thread)
+        #else
+        var thread: pthread_t?
+        guard pthread_create(&thread, nil, { _ in InterruptCleanup.cleanUpOnSignal() }, nil) == 0, let thread else { return }
+        pthread_detach(thread)
+        #endif
         for number in signals {
             var previous = sigaction()
             // A signal the run was started with ignored (nohup, a background job) stays so.
@@ -62,13 +80,17 @@ enum InterruptCleanup {
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { number in
+                let saved = errno
                 var value = number
                 _ = write(InterruptCleanup.signalWriteEnd, &value, MemoryLayout<Int32>.size)
+                errno = saved
             }
             #else
             action.__sigaction_u.__sa_handler = { number in
+                let saved = errno
                 var value = number
                 _ = write(InterruptCleanup.signalWriteEnd, &value, MemoryLayout<Int32>.size)
+                errno = saved
             }
             #endif
             sigemptyset(&action.sa_mask)
@@ -106,7 +128,11 @@ enum InterruptCleanup {
         while read(signalReadEnd, &number, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
             if errno != EINTR { return nil }
         }
-        for path in lock.withLock({ paths }) { remove(path) }
+        let registered = lock.withLock {
+            ending = true
+            return paths
+        }
+        for path in registered { remove(path) }
         signal(number, SIG_DFL)
         // This thread may have been started with the signal blocked, as the thread that
         // started it had it.
