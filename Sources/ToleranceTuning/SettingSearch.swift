@@ -304,11 +304,12 @@ public enum SettingSearch {
     }
 
     /// Leave-one-out: each noise or change pair judged by the setting trained on all the others
-    /// (its own canaries left out too, since they carry its noise). `canarySource` names the
-    /// noise pair each canary was made from. Pairs are left out by their place in `pairs`, not
-    /// by name: a noise pair and a change may share a file name.
+    /// (its own canaries left out too, since they carry its noise). `canarySource` maps the
+    /// index in `pairs` of each canary to that of the noise pair it was made from. Pairs are
+    /// told apart by their place in `pairs`, not by name: a noise pair and a change may share
+    /// a file name, and two names may differ only in their Unicode normalisation.
     public static func crossValidate(
-        _ pairs: [PairEvaluation], canarySource: [String: String], candidates: [TuningCandidate] = TuningCandidate.grid,
+        _ pairs: [PairEvaluation], canarySource: [Int: Int], candidates: [TuningCandidate] = TuningCandidate.grid,
         safetyMargin: Double = 0.25
     ) -> CrossValidation {
         var correct = 0
@@ -316,7 +317,7 @@ public enum SettingSearch {
         for (leftOut, pair) in pairs.enumerated() where pair.label != .canary {
             let training = pairs.indices.filter { index in
                 index != leftOut
-                    && !(pair.label == .noise && pairs[index].label == .canary && canarySource[pairs[index].name] == pair.name)
+                    && canarySource[index] != leftOut
             }.map { pairs[$0] }
             guard let setting = train(training, candidates: candidates, safetyMargin: safetyMargin) else {
                 misjudged.append(pair.name)

@@ -104,7 +104,7 @@ final class SettingSearchTests: XCTestCase {
             pair("n1", .noise, [10]), pair("n2", .noise, [20]), pair("n3", .noise, [300]), pair("c1", .change, [400]),
             pair("n1 + spot", .canary, [500]),
         ]
-        let cv = SettingSearch.crossValidate(pairs, canarySource: ["n1 + spot": "n1"], candidates: [candidates[0]])
+        let cv = SettingSearch.crossValidate(pairs, canarySource: [4: 0], candidates: [candidates[0]])
         XCTAssertEqual(cv.pairs, 4)
         XCTAssertEqual(cv.misjudged, ["n3"])
         XCTAssertEqual(cv.accuracy, 0.75)

@@ -276,6 +276,23 @@ final class TuneTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), [])
     }
 
+    /// Two names that differ only in their Unicode normalisation (café in NFC and in NFD) are
+    /// two pairs, each with its canaries, and tune measures both.
+    func testNamesEqualButForTheirNormalisationAreTwoPairs() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-nfd-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(atPath: "\(work.path)/\(side)", withIntermediateDirectories: true)
+            for (name, source) in [("caf\u{E9}.png", "jitter-1.png"), ("cafe\u{301}.png", "jitter-2.png")] {
+                try FileManager.default.copyItem(atPath: "\(noise)/\(side)/\(source)", toPath: "\(work.path)/\(side)/\(name)")
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path + "/ref").count, 2)
+        let run = try imgdiff("tune", work.path, "--json")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual((try object(run.stdout)["noise"] as? [Any])?.count, 2)
+    }
+
     /// A file name holding a line break prints escaped, on its own table row.
     func testNamesWithLineBreaksStayOnTheirRow() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-tune-names-\(UUID().uuidString)")

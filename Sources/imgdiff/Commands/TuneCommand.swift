@@ -185,7 +185,7 @@ struct TuneCommand: AsyncParsableCommand {
             noise: noise.map(\.sample), mustFail: changes.map(\.sample), safetyMargin: safetyMargin.fraction)
         let evaluations = (noise + changes + canaries).map(\.evaluation)
         let search = SearchOutcome(
-            evaluations: evaluations, canarySource: Dictionary(uniqueKeysWithValues: canaries.map { ($0.sample.name, $0.source) }),
+            evaluations: evaluations, canarySource: Self.canarySources(noise: noise, firstCanary: noise.count + changes.count),
             safetyMargin: safetyMargin.fraction, snapshotTesting: report.setting(.snapshotTesting),
             canaries: canaries.map(\.sample))
         let output = TuneOutput(
@@ -205,15 +205,27 @@ struct TuneCommand: AsyncParsableCommand {
         return trained.misjudged.isEmpty ? 0 : 1
     }
 
+    /// For the canaries of `noise`, listed in order from index `firstCanary` on, the index of
+    /// the noise pair each was made from.
+    static func canarySources(noise: [MeasuredPair], firstCanary: Int) -> [Int: Int] {
+        var sources: [Int: Int] = [:]
+        var index = firstCanary
+        for (source, pair) in noise.enumerated() {
+            for _ in pair.canaries {
+                sources[index] = source
+                index += 1
+            }
+        }
+        return sources
+    }
+
     /// Names a noise pair and a change that share a relative path apart, as `NAME (noise)` and
     /// `NAME (must fail)`, so that every line and list of the report names one pair.
     static func distinguishSharedNames(_ noise: inout [MeasuredPair], _ changes: inout [MeasuredPair]) {
         let shared = Set(noise.map(\.sample.name)).intersection(changes.map(\.sample.name))
         guard !shared.isEmpty else { return }
         for index in noise.indices where shared.contains(noise[index].sample.name) {
-            let name = noise[index].sample.name + " (noise)"
-            noise[index].rename(name)
-            for canary in noise[index].canaries.indices { noise[index].canaries[canary].source = name }
+            noise[index].rename(noise[index].sample.name + " (noise)")
         }
         for index in changes.indices where shared.contains(changes[index].sample.name) {
             changes[index].rename(changes[index].sample.name + " (must fail)")
@@ -226,9 +238,6 @@ struct TuneCommand: AsyncParsableCommand {
         var sample: TuningSample
         var evaluation: PairEvaluation
         var canaries: [MeasuredPair] = []
-        /// The pair a canary was made from.
-        var source: String = ""
-
         mutating func rename(_ name: String) {
             sample.name = name
             evaluation.name = name
@@ -300,9 +309,7 @@ struct TuneCommand: AsyncParsableCommand {
                 let made = Canaries.make(reference: reference, actual: actual)
                 try canaryFolder?.write(reference, canaries: made, for: path)
                 pair.canaries = made.map { kind, image in
-                    var canary = measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
-                    canary.source = path
-                    return canary
+                    measured("\(path) + \(kind.rawValue)", label: .canary, reference: reference, actual: image)
                 }
             }
             return .success(pair)
@@ -378,7 +385,7 @@ struct SearchOutcome {
     }
 
     init(
-        evaluations: [PairEvaluation], canarySource: [String: String], safetyMargin: Double, snapshotTesting: TunedSetting?,
+        evaluations: [PairEvaluation], canarySource: [Int: Int], safetyMargin: Double, snapshotTesting: TunedSetting?,
         canaries: [TuningSample]
     ) {
         self.evaluations = evaluations
