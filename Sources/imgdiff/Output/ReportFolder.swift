@@ -18,7 +18,8 @@ import ImageCodecs
 /// is interrupted or is killed leaves the previous report as it was: never a new `report.json`
 /// beside an old `index.html`. Two runs on one `--out` each build their own and the later swap
 /// wins. An interrupted run removes its staging folder as it ends (``InterruptCleanup``); one
-/// left by a killed run is removed by the next run on the same `--out`.
+/// left by a killed run, whose lock no process holds, is removed by the next run on the same
+/// `--out`.
 struct ReportFolder {
     /// The report's place, as given.
     let destination: String
@@ -64,6 +65,7 @@ struct ReportFolder {
         guard mkdir(staging, 0o777) == 0 else {
             throw CommandLineError("\(destination): cannot create \(naming) (\(ImageFile.systemMessage(errno)))")
         }
+        holdLock(on: staging)
         InterruptCleanup.register(staging)
         return staging
     }
@@ -93,14 +95,32 @@ struct ReportFolder {
         }
     }
 
-    /// Staging folders of runs that no longer exist.
+    /// Takes a lock on the folder `path` for the rest of the process: the kernel drops it when
+    /// the process ends, however it ends, so a staging folder whose lock is free belongs to no
+    /// running process, wherever that process ran (another container on a shared mount, where
+    /// process IDs say nothing).
+    private static func holdLock(on path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { close(descriptor) }
+    }
+
+    /// Staging folders no running process holds: those whose lock is free (``holdLock(on:)``),
+    /// or, where the file system keeps no locks, whose writer is gone by its process ID.
     private static func removeAbandonedStagingFolders(in parent: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
-        for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
+        for name in names where name.utf8.starts(with: ImageFile.temporaryPrefix.utf8) {
             let path = PathText.join(parent, name)
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                try? FileManager.default.removeItem(atPath: path)
+            } else if errno != EWOULDBLOCK, ImageFile.isAbandonedTemporaryName(name.utf8) {
+                try? FileManager.default.removeItem(atPath: path)
+            }
         }
     }
 

@@ -130,6 +130,29 @@ final class FileSafetyTests: ReliabilityTestCase {
         }
     }
 
+    /// A staging folder that a running process holds (here through a lock taken by
+    /// util-linux `flock`, as a run in another container would hold it) is never removed, even
+    /// when its name's process ID is nobody's here; an unheld one is.
+    func testAHeldStagingFolderIsNeverRemoved() throws {
+        guard let flock = ["/usr/bin/flock", "/bin/flock"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw XCTSkip("util-linux `flock` is needed to hold a folder's lock")
+        }
+        try makeSuite()
+        let dead = try deadProcessID()
+        let held = path(".imgdiff-tmp-\(dead)_1-held"), free = path(".imgdiff-tmp-\(dead)_1-free")
+        for folder in [held, free] { try FileManager.default.createDirectory(atPath: folder + "/pairs", withIntermediateDirectories: true) }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: flock)
+        holder.arguments = [held, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        usleep(300_000)
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: held), "held: a run elsewhere is writing it")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: free), "free: a killed run's")
+    }
+
     /// ext4 takes names of 255 bytes; the temporary name must not add to them.
     func testApproveWritesTheLongestNames() throws {
         let name = String(repeating: "n", count: 251) + ".png"
