@@ -127,7 +127,7 @@ final class SettingsFileTests: XCTestCase {
         let aeSettings = work.appendingPathComponent("ae.json").path
         try Data(#"{"metric": "ae", "threshold": 3277}"#.utf8).write(to: URL(fileURLWithPath: aeSettings))
         let fuzzTwice = try imgdiff(reference, actual, "--config", aeSettings, "--fuzz", "5%")
-        XCTAssertEqual(fuzzTwice.stderr, "imgdiff: error: \(aeSettings): sets ae's fuzz (its threshold); leave out --fuzz, or edit the file\n")
+        XCTAssertEqual(fuzzTwice.stderr, "imgdiff: error: \(aeSettings): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file\n")
         let missing = try imgdiff(reference, actual, "--config", "/no/such.json")
         XCTAssertEqual(missing.stderr, "imgdiff: error: /no/such.json: no such file\n")
         let both = try imgdiff(reference, actual, "--config", "/no/such.json", "--threshold", "2")

@@ -178,7 +178,7 @@ struct ComparisonArguments: ParsableArguments {
         if let settings {
             if fuzz != nil, settings.metric == "ae" {
                 throw CommandLineError(
-                    "\(config ?? ComparisonSettings.defaultFileName): sets ae's fuzz (its threshold); leave out --fuzz, or edit the file")
+                    "\(config ?? ComparisonSettings.defaultFileName): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file")
             }
             do {
                 options = try settings.applied(to: options)

@@ -151,6 +151,9 @@ struct TuneCommand: AsyncParsableCommand {
             guard SnapshotFolder.isDirectory(folder) else {
                 throw CommandLineError("\(path): its folder does not exist; --write-config creates only the file")
             }
+            guard access(folder, W_OK) == 0 else {
+                throw CommandLineError("\(path): cannot write into its folder (\(ImageFile.systemMessage(errno)))")
+            }
             return
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -276,9 +279,12 @@ struct TuneCommand: AsyncParsableCommand {
             } catch {
                 return .failure(CommandLineError(error.description))
             }
-            return memory.withReservation(Pipeline.wholeImageMemory(encoded.reference, encoded.actual) ?? 0) {
-                Self.measure(
-                    path, encoded, label: label, limits: limits, makesCanaries: canarySources.contains(path), canaryFolder: canaryFolder)
+            // A canary source also holds its canaries, each an image of the pair's size, while
+            // they are measured: about as much again as the pair, twice over.
+            let pairMemory = Pipeline.wholeImageMemory(encoded.reference, encoded.actual) ?? 0
+            let makesCanaries = canarySources.contains(path)
+            return memory.withReservation(makesCanaries ? pairMemory.multipliedReportingOverflow(by: 3).partialValue : pairMemory) {
+                Self.measure(path, encoded, label: label, limits: limits, makesCanaries: makesCanaries, canaryFolder: canaryFolder)
             }
         }
         var pairs: [MeasuredPair] = []

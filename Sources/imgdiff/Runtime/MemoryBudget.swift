@@ -1,6 +1,6 @@
 
-/// The memory a batch's concurrent pairs may hold together: `--max-memory` bounds the whole
-/// process, not each worker. A worker reserves its pair's estimate before decoding and waits
+/// The memory the pairs a batch or a tune measures at once may hold together: `--max-memory`
+/// bounds the whole process, not each worker. A worker reserves its pair's estimate before decoding and waits
 /// while the others hold too much; a pair is always admitted when nothing else is held, so
 /// every pair runs.
 final class MemoryBudget: @unchecked Sendable {
