@@ -198,7 +198,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
             // Foundation names no key for a number its type cannot hold (1.5 or 1e30 for a
             // count, 1e-50 for a Float): each value is tried alone to find it.
             if let member = members.first(where: { !Self.decodes(key: $0.key, value: $0.value) }) {
-                throw SettingsError("\(member.key): \(String(decoding: member.value.prefix(40), as: UTF8.self)) is not a value it takes")
+                throw SettingsError("\(member.key): \(String(String(decoding: member.value, as: UTF8.self).prefix(40))) is not a value it takes")
             }
             throw SettingsError("not a settings file")
         }

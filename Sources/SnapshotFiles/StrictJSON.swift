@@ -55,7 +55,8 @@ enum StrictJSON {
             guard depth <= Self.maxDepth else { throw problem("invalid JSON: nested too deeply") }
             try expect(UInt8(ascii: "{"))
             var members: [(key: String, value: ArraySlice<UInt8>)] = []
-            var seen: Set<String> = []
+            // Keys compared scalar by scalar: JSON tells "é" and "e\u{301}" apart.
+            var seen: Set<[Unicode.Scalar]> = []
             skipWhitespace()
             if peek == UInt8(ascii: "}") {
                 offset += 1
@@ -65,7 +66,7 @@ enum StrictJSON {
                 skipWhitespace()
                 let keyOffset = offset
                 let key = try string()
-                guard seen.insert(key).inserted else {
+                guard seen.insert(Array(key.unicodeScalars)).inserted else {
                     throw Problem(message: "the key \"\(key)\" appears twice", offset: keyOffset)
                 }
                 skipWhitespace()

@@ -268,7 +268,7 @@ final class ReviewTests: XCTestCase {
         try Data("my notes".utf8).write(to: victim)
         try FileManager.default.createSymbolicLink(at: work.appendingPathComponent("link.png"), withDestinationURL: victim)
         for (target, problem) in [
-            (victim.path, "changed since this failure"), (elsewhere.path, "no such reference here"),
+            (victim.path, "not a recognised image"), (elsewhere.path, "no such reference here"),
             (work.appendingPathComponent("link.png").path, "not a regular file"),
             ("/etc/hostname", "lies outside the current folder"),
         ] {

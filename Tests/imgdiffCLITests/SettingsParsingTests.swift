@@ -31,6 +31,7 @@ final class SettingsParsingTests: XCTestCase {
         assertRefused(#"{"metric":"exact","metric":"channel","threshold":255}"#, #"the key "metric" appears twice (at byte 18)"#)
         assertRefused(#"{"metric":"yiq","threshold":0.05,"threshold":0.9}"#, #"the key "threshold" appears twice"#)
         assertRefused(#"{"metric":"yiq","metr\u0069c":"exact"}"#, #"the key "metric" appears twice"#)
+        assertRefused(#"{"metric":"yiq","caf\u00e9":1,"cafe\u0301":2}"#, #"unknown key "#)
     }
 
     func testWhatJSONDoesNotAllowIsRefused() {

@@ -164,10 +164,10 @@ struct MergeReportsCommand: AsyncParsableCommand {
     }
 
     /// The record with its outputs moved: files under `pairs/` are copied into the merged
-    /// report, links to input files are made relative to it. An input file is linked as batch
-    /// was given it (`referenceFile`, `newFile`) when it is there from here, as in CI, where the
-    /// parts were downloaded into another folder than the one they were written in; otherwise
-    /// through the part's own link.
+    /// report, links to input files are made relative to it: through the part's own link when
+    /// it leads to a file, else as batch was given the file (`referenceFile`, `newFile`) when
+    /// that is there from here, as in CI, where the parts were downloaded into another folder
+    /// than the one they were written in.
     func relocate(
         _ record: PairRecord, from folder: String, into staging: String, prefix: String
     ) throws(CommandLineError) -> PairRecord {
@@ -177,10 +177,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
             guard let path else { return nil }
             let pairsPrefix = "pairs/".unicodeScalars
             guard path.unicodeScalars.starts(with: pairsPrefix) else {
-                if let input, FileManager.default.fileExists(atPath: input) {
+                let linked = PathText.join(folder, path)
+                if !FileManager.default.fileExists(atPath: linked), let input, FileManager.default.fileExists(atPath: input) {
                     return SnapshotFolder.relativePath(of: input, from: outputDirectory)
                 }
-                return SnapshotFolder.relativePath(of: PathText.join(folder, path), from: outputDirectory)
+                return SnapshotFolder.relativePath(of: linked, from: outputDirectory)
             }
             // A part's report is read as input: a file it names is copied only from inside its
             // own pairs/ folder (no `..`, no symbolic link out of it), and only into the merged one.

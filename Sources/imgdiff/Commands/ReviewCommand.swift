@@ -245,9 +245,13 @@ struct PendingReview: Encodable {
         } catch {
             throw CommandLineError("\(error.description); it shows the reference the test failed against, so \(reference) is left as it is")
         }
-        guard let current = try? ImageDecoder.decode(contentsOf: reference), current.width == recorded.width,
-            current.height == recorded.height, current.pixels == recorded.pixels
-        else {
+        let current: RGBAImage
+        do throws(ImageFileError) {
+            current = try ImageDecoder.decode(contentsOf: reference)
+        } catch {
+            throw CommandLineError("\(error.description); so it is not shown to be the reference the test failed against, and is left as it is")
+        }
+        guard current.width == recorded.width, current.height == recorded.height, current.pixels == recorded.pixels else {
             throw CommandLineError("\(reference): changed since this failure (recorded again, or accepted); run the test again")
         }
     }

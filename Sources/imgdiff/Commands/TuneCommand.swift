@@ -128,9 +128,7 @@ struct TuneCommand: AsyncParsableCommand {
             try CanaryFolder(path, apartFrom: [noiseDirectory, mustFail].compactMap { $0 })
         }
         do {
-            let status = try await tune(writingCanariesTo: canaryFolder)
-            try canaryFolder?.commit()
-            return status
+            return try await tune(writingCanariesTo: canaryFolder)
         } catch {
             canaryFolder?.discard()
             throw error
@@ -194,6 +192,8 @@ struct TuneCommand: AsyncParsableCommand {
         let output = TuneOutput(
             noiseDirectory: noiseDirectory, mustFailDirectory: mustFail, noise: noise.map(\.sample),
             mustFail: changes.map(\.sample), canaries: canaries.map(\.sample), report: report, search: search)
+        // The canaries first: a settings file is written only beside canaries put in place.
+        try canaryFolder?.commit()
         if let writeConfig, let settings = search.settings {
             do {
                 try ImageFile.write(settings.encoded(), to: writeConfig)
