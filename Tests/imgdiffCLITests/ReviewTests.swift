@@ -48,7 +48,7 @@ final class ReviewTests: XCTestCase {
         let list = try review("--list")
         XCTAssertEqual(list.status, 1)
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
-        XCTAssertTrue(list.stdout.contains("[2/3] batch onboarding/welcome.png: new image"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("[2/3] batch onboarding/welcome.png: new image; replaces ref/onboarding/welcome.png\n"), list.stdout)
 
         let json = try review("--json")
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])

@@ -27,6 +27,10 @@ struct ReviewCommand: ParsableCommand {
               - `imgdiff batch` reports (report.json): changed and new pairs. Run it from
                 the folder batch ran in: the report names files as batch was given them.
 
+            Each failure is listed with the reference accepting it would replace
+            ("; replaces PATH"). A reference is replaced only inside the folder review
+            runs in.
+
             On a terminal it shows each failure (the numbers and the review image to open)
             and asks: [a]ccept [r]eject [s]kip [A]ccept all [q]uit. Accepting replaces the
             reference atomically (written beside it, synced, renamed into place) with the
@@ -84,7 +88,9 @@ struct ReviewCommand: ParsableCommand {
             throw ExitCode(accept(failures))
         }
         if !asks {
-            for (index, failure) in failures.enumerated() { Console.line(failure.line(index + 1, of: failures.count)) }
+            for (index, failure) in failures.enumerated() {
+                Console.line("\(failure.line(index + 1, of: failures.count)); \(failure.target)")
+            }
             throw ExitCode(1)
         }
         throw ExitCode(ask(failures))
@@ -113,6 +119,7 @@ struct ReviewCommand: ParsableCommand {
             Console.line("")
             Console.line(failure.line(index + 1, of: failures.count))
             if let review = failure.review { Console.line("  review image: \(review)") }
+            Console.line("  \(failure.target)")
             var answer = acceptingAll ? "a" : ""
             while !["a", "r", "s", "A", "q"].contains(answer) {
                 print("[a]ccept [r]eject [s]kip [A]ccept all [q]uit: ", terminator: "")
@@ -182,6 +189,13 @@ struct PendingReview: Encodable {
 
     func line(_ index: Int, of count: Int) -> String {
         "[\(index)/\(count)] \(source.rawValue) \(name): \(summary)"
+    }
+
+    /// What accepting would do: the file it replaces, or why it cannot be accepted.
+    var target: String {
+        if let refusal { return "not accepted here: \(refusal)" }
+        guard let reference else { return "not accepted here: the reference is unknown" }
+        return "replaces \(reference)"
     }
 
     /// Replaces the reference with the new image, atomically and durably.
