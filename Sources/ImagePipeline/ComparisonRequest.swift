@@ -26,8 +26,9 @@ public struct ComparisonRequest: Sendable {
     public var snapshotPrecision: SnapshotPrecision?
     /// Whether that rule judges only the pixels the metric counts, the others taken as equal
     /// to the reference's (``SnapshotPrecision/verdict(reference:actual:after:)``), as the
-    /// snapshot adapter applies a precision to a metric: for a metric chosen with the
-    /// precision, or a settings file's. Off, the rule judges the pixels as they are.
+    /// snapshot adapter applies a precision to a metric: when an option beside the precision
+    /// sets which pixels count (a metric, a threshold, ignored regions), or a settings file
+    /// does. Off, the rule judges the pixels as they are.
     public var snapshotPrecisionAfterMetric: Bool
     /// The review images wanted, encoded as PNG.
     public var outputs: Set<ReviewOutput>

@@ -315,10 +315,7 @@ public enum SettingSearch {
         var correct = 0
         var misjudged: [String] = []
         for (leftOut, pair) in pairs.enumerated() where pair.label != .canary {
-            let training = pairs.indices.filter { index in
-                index != leftOut
-                    && canarySource[index] != leftOut
-            }.map { pairs[$0] }
+            let training = pairs.enumerated().filter { $0.offset != leftOut && canarySource[$0.offset] != leftOut }.map(\.element)
             guard let setting = train(training, candidates: candidates, safetyMargin: safetyMargin) else {
                 misjudged.append(pair.name)
                 continue

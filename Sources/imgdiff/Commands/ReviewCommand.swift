@@ -400,9 +400,7 @@ struct PendingReview: Encodable {
             guard isImgdiffReport(path, data) else { return [] }
             throw CommandLineError("\(path): not a readable imgdiff batch report (\(error)); run batch again")
         }
-        if let pair = report.pairs.first(where: { !SnapshotFolder.isPlainRelativePath($0.path) }) {
-            throw CommandLineError("\(path): names the pair \(pair.path), which leaves the snapshot folders; a report imgdiff wrote names no such path")
-        }
+        try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         let sideBySide = report.command?.first == MergeReportsCommand._commandName
         return report.pairs.compactMap { pair in
             guard pair.status == "changed" || pair.status == "new" else { return nil }

@@ -283,7 +283,8 @@ struct TuneCommand: AsyncParsableCommand {
             // they are measured: about as much again as the pair, twice over.
             let pairMemory = Pipeline.wholeImageMemory(encoded.reference, encoded.actual) ?? 0
             let makesCanaries = canarySources.contains(path)
-            return memory.withReservation(makesCanaries ? pairMemory.multipliedReportingOverflow(by: 3).partialValue : pairMemory) {
+            let reserved = makesCanaries ? (pairMemory > Int.max / 3 ? Int.max : pairMemory * 3) : pairMemory
+            return memory.withReservation(reserved) {
                 Self.measure(path, encoded, label: label, limits: limits, makesCanaries: makesCanaries, canaryFolder: canaryFolder)
             }
         }

@@ -152,6 +152,15 @@ enum SnapshotFolder {
             }
     }
 
+    /// Refuses the report at `report` (a batch's report.json, read as input) if one of its pair
+    /// `paths` could leave the folders it is joined to (``isPlainRelativePath(_:)``), before
+    /// anything is copied or approved by it.
+    static func checkPairPaths(_ paths: some Sequence<String>, of report: String) throws(CommandLineError) {
+        if let path = paths.first(where: { !isPlainRelativePath($0) }) {
+            throw CommandLineError("\(report): names the pair \(path), which leaves the snapshot folders; a report imgdiff wrote names no such path")
+        }
+    }
+
     /// Creates the folders between `root` and the file `relative` (``createFolder(_:under:)``).
     /// A path that could leave `root` (``isPlainRelativePath(_:)``) is refused.
     static func createFolders(for relative: String, under root: String) throws(CommandLineError) {

@@ -113,11 +113,7 @@ struct BatchReport: Codable, Sendable {
         } catch {
             throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
         }
-        // A report is read as input: a pair path that could leave the folders it is joined to
-        // is refused before anything is copied or approved by it.
-        if let pair = report.pairs.first(where: { !SnapshotFolder.isPlainRelativePath($0.path) }) {
-            throw CommandLineError("\(path): names the pair \(pair.path), which leaves the snapshot folders; a report imgdiff wrote names no such path")
-        }
+        try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         return report
     }
 

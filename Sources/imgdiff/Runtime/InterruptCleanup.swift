@@ -79,24 +79,23 @@ enum InterruptCleanup {
             guard sigaction(number, nil, &previous) == 0, !isIgnored(previous) else { continue }
             var action = sigaction()
             #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = { number in
-                let saved = errno
-                var value = number
-                _ = write(InterruptCleanup.signalWriteEnd, &value, MemoryLayout<Int32>.size)
-                errno = saved
-            }
+            action.__sigaction_handler.sa_handler = handler
             #else
-            action.__sigaction_u.__sa_handler = { number in
-                let saved = errno
-                var value = number
-                _ = write(InterruptCleanup.signalWriteEnd, &value, MemoryLayout<Int32>.size)
-                errno = saved
-            }
+            action.__sigaction_u.__sa_handler = handler
             #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
         }
+    }
+
+    /// The signal handler: it only hands the signal's number to the cleanup thread, keeping the
+    /// interrupted thread's `errno`.
+    private static let handler: @convention(c) (Int32) -> Void = { number in
+        let saved = errno
+        var value = number
+        _ = write(InterruptCleanup.signalWriteEnd, &value, MemoryLayout<Int32>.size)
+        errno = saved
     }
 
     private static func isIgnored(_ action: sigaction) -> Bool {
