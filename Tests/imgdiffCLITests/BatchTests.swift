@@ -225,6 +225,28 @@ final class BatchTests: XCTestCase {
         }
     }
 
+    /// An image in one folder whose name is a folder of images in the other is an error named
+    /// once: the report gives every pair the folder `pairs/PATH/`, and the image's copy there
+    /// would meet the other pair's folder (it failed on a path inside the staging folder).
+    func testImageBesideAFolderOfTheSameNameIsAnError() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
+        let login = try XCTUnwrap(FileManager.default.contents(atPath: "\(referenceFolder)/login.png"))
+        try login.write(to: URL(fileURLWithPath: "\(referenceFolder)/card.png"))
+        try FileManager.default.createDirectory(atPath: "\(newFolder)/card.png", withIntermediateDirectories: false)
+        try login.write(to: URL(fileURLWithPath: "\(newFolder)/card.png/reference.png"))
+        let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertEqual(
+            run.stderr, "imgdiff: error: \(referenceFolder)/card.png is an image but \(newFolder)/card.png is a folder of images;"
+                + " rename one, so that the report can hold both\n")
+        let pairs = try XCTUnwrap(try json()["pairs"] as? [[String: Any]])
+        let card = try XCTUnwrap(pairs.first { $0["path"] as? String == "card.png" })
+        XCTAssertEqual(card["status"] as? String, "error")
+        XCTAssertEqual(try json()["new"] as? [String], ["card.png/reference.png", "onboarding/welcome.png"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(out)/pairs/card.png/reference.png/new.png"))
+    }
+
     /// A "<" or ">" that a combining or prepended mark joins into one `Character` is escaped
     /// all the same: no file or folder name can end the page's data or title early.
     func testNamesJoinedToMarksAreEscapedInThePage() throws {

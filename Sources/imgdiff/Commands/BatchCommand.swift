@@ -163,7 +163,8 @@ struct BatchCommand: AsyncParsableCommand {
             settings: try settings())
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
-            stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory))
+            stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory),
+            filesBesideFolders: pairing.filesBesideFolders)
         let items = (pairing.common.map(PairJob.Item.both) + pairing.onlyInNew.map(PairJob.Item.onlyNew)
             + pairing.onlyInReference.map(PairJob.Item.onlyReference)).filter { shard?.contains($0.path) ?? true }
         var progress = ProgressLine(total: items.count, noun: "pairs")
@@ -219,6 +220,9 @@ struct PairJob: Sendable {
     let request: ComparisonRequest
     /// Shared by the workers: `--max-memory` for the whole batch.
     let memory: MemoryBudget
+    /// Paths that are a file in one folder and a folder in the other
+    /// (``FolderPairing/filesBesideFolders``): errors, whose files the report cannot hold.
+    var filesBesideFolders: Set<String> = []
     /// Shared by the workers: how the pairs compared so far went.
     let tally = DifferenceTally()
 
@@ -227,6 +231,8 @@ struct PairJob: Sendable {
         let start = clock.now
         var record: PairRecord
         switch item {
+        case .onlyNew(let path) where filesBesideFolders.contains(path), .onlyReference(let path) where filesBesideFolders.contains(path):
+            record = fileBesideFolder(item)
         case .both(let path): record = compare(path)
         case .onlyNew(let path): record = single(path, status: .new)
         case .onlyReference(let path): record = single(path, status: .deleted)
@@ -282,6 +288,16 @@ struct PairJob: Sendable {
             return failure("\(path): \(error)")
         }
         return record
+    }
+
+    /// A file in one folder whose path is a folder of images in the other.
+    func fileBesideFolder(_ item: Item) -> PairRecord {
+        let isNew = if case .onlyNew = item { true } else { false }
+        let file = PathText.join(isNew ? newDirectory : referenceDirectory, item.path)
+        let folder = PathText.join(isNew ? referenceDirectory : newDirectory, item.path)
+        return PairRecord(
+            path: item.path, status: .error, referenceFile: isNew ? nil : file, newFile: isNew ? file : nil,
+            error: "\(file) is an image but \(folder) is a folder of images; rename one, so that the report can hold both")
     }
 
     /// A new or deleted pair: a copy of its one image.

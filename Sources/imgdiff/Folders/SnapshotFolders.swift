@@ -33,6 +33,23 @@ struct FolderPairing: Sendable {
     }
 
     var isEmpty: Bool { common.isEmpty && onlyInReference.isEmpty && onlyInNew.isEmpty }
+
+    /// The paths that are an image file in one folder and a folder of images in the other
+    /// (`a.png` beside `a.png/b.png`): a report, which gives each pair the folder
+    /// `pairs/PATH/`, cannot hold both.
+    var filesBesideFolders: Set<String> {
+        let all = common + onlyInReference + onlyInNew
+        let keys = Set(all.map { Array($0.utf8) })
+        var clashes = Set<String>()
+        for path in all {
+            let bytes = Array(path.utf8)
+            for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "/") {
+                let folder = Array(bytes[..<index])
+                if keys.contains(folder), let name = String(validating: folder, as: UTF8.self) { clashes.insert(name) }
+            }
+        }
+        return clashes
+    }
 }
 
 extension String {
