@@ -117,10 +117,6 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func tune() async throws(CommandLineError) -> Int32 {
-        if let mustFail, SnapshotFolder.isSameOrInside(mustFail, noiseDirectory) && SnapshotFolder.isSameOrInside(noiseDirectory, mustFail) {
-            throw CommandLineError(
-                "\(mustFail): the --must-fail folder is the noise folder \(noiseDirectory), so the same pairs would have to pass and fail; give two separate folders")
-        }
         if let writeConfig {
             if let writeCanaries, SnapshotFolder.isSameOrInside(writeConfig, writeCanaries) {
                 throw CommandLineError(
