@@ -164,6 +164,56 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertTrue(compare(reference, lighter, options: structural).match)
     }
 
+    /// A card's 1-px border drawn 2 px thick along its top (and, apart, its left side), and a
+    /// 2-px border drawn 1 px thick: each pixel of the change holds the border's colour in one
+    /// image and the ground's in the other, so a one-pixel shift explains it pixel by pixel,
+    /// but the border's other edge stayed. Each fails as a line drawn thicker or thinner.
+    func testABorderDrawnAPixelThickerOrThinnerFails() {
+        let border = RGBA(40, 40, 40)
+        var reference = RGBAImage(width: 120, height: 60, filledWith: RGBA(255, 255, 255))
+        for x in 10...110 { (reference[x, 5], reference[x, 55]) = (border, border) }
+        for y in 5...55 { (reference[10, y], reference[110, y]) = (border, border) }
+        var thickerTop = reference, thickerLeft = reference
+        for x in 10...110 { thickerTop[x, 6] = border }
+        for y in 5...55 { thickerLeft[11, y] = border }
+        for (name, changed) in [("top", thickerTop), ("left", thickerLeft)] {
+            let grew = compare(reference, changed, options: structural)
+            XCTAssertFalse(grew.match, name)
+            XCTAssertEqual(grew.clusters?.filter(\.lineWidthChanged).count, 1, "\(name): \(grew.clusters ?? [])")
+            let shrank = compare(changed, reference, options: structural)
+            XCTAssertFalse(shrank.match, name)
+            XCTAssertEqual(shrank.clusters?.filter(\.lineWidthChanged).count, 1, "\(name): \(shrank.clusters ?? [])")
+        }
+        let top = compare(reference, thickerTop, options: structural).clusters?.first(where: \.lineWidthChanged)
+        XCTAssertEqual(top?.boundingBox, PixelRect(minX: 11, minY: 6, maxX: 109, maxY: 6))
+        XCTAssertEqual(top?.pixels, 99)
+        let left = compare(reference, thickerLeft, options: structural).clusters?.first(where: \.lineWidthChanged)
+        XCTAssertEqual(left?.boundingBox, PixelRect(minX: 11, minY: 6, maxX: 11, maxY: 54))
+    }
+
+    /// What a line drawn thicker must not be taken for: a line moved by a pixel (both its edges
+    /// changed), a fill a pixel taller (thicker than a line), a line thickened over fewer pixels
+    /// than a cluster must hold, and a line made a level lighter (within the noise threshold).
+    func testLinesMovedFillsGrownAndShortPiecesAreNoLineWidthChange() {
+        var reference = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for x in 10..<110 { reference[x, 20] = RGBA(60, 60, 60) }
+        var moved = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for x in 10..<110 { moved[x, 21] = RGBA(60, 60, 60) }
+        var short = reference, lighter = reference
+        for x in 10..<(10 + StructuralRule().minimumClusterPixels - 1) { short[x, 21] = RGBA(60, 60, 60) }
+        for x in 10..<110 { lighter[x, 20] = RGBA(61, 61, 61) }
+        var fill = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for y in 10..<20 { for x in 10..<110 { fill[x, y] = RGBA(60, 60, 60) } }
+        var tallerFill = fill
+        for x in 10..<110 { tallerFill[x, 20] = RGBA(60, 60, 60) }
+        for (name, first, second) in [("moved", reference, moved), ("short", reference, short), ("lighter", reference, lighter),
+            ("fill", fill, tallerFill)]
+        {
+            let result = compare(first, second, options: structural)
+            XCTAssertEqual(result.clusters?.filter(\.lineWidthChanged).count ?? 0, 0, "\(name): \(result.clusters ?? [])")
+        }
+    }
+
     /// The thin lines that the JPEG block model leaves marked: runs along a row or a column
     /// with nothing marked on either side, long enough, and reaching the line's contrast
     /// somewhere.

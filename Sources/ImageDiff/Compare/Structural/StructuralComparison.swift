@@ -176,6 +176,10 @@ public struct DifferenceCluster: Sendable, Equatable, Encodable {
     /// same (``UnchangedPage``): it fails from `minimumStrongClusterPixels` pixels, by its
     /// lightness moved one way and twice the noise threshold somewhere, however small its text.
     public var onUnchangedPage: Bool = false
+    /// Whether this is a line drawn a pixel thicker or thinner along one edge, its other edge
+    /// where it was (``LineWidthChange``): a row or column of pixels that a one-pixel shift
+    /// explains one by one, but no shift of the line does.
+    public var lineWidthChanged: Bool = false
 }
 
 /// The structural judgement of a pair already compared pixel by pixel.
@@ -222,6 +226,9 @@ package enum StructuralComparison {
         var coherentMembers: [[Int]]
         /// The isolated change (``IsolatedChange``), with its pixels, if the pair holds one.
         var isolated: (cluster: DifferenceCluster, members: [Int])?
+        /// Lines drawn a pixel thicker or thinner (``LineWidthChange``), of at least the rule's
+        /// `minimumClusterPixels` that found them, with their pixels.
+        var lineWidthChanges: [(cluster: DifferenceCluster, pixels: [Int])] = []
 
         /// The pair judged by `rule`: the clusters it fails, the coherent changes of at least
         /// its `minimumClusterPixels` and the isolated change; the pixels counted are their union.
@@ -240,6 +247,10 @@ package enum StructuralComparison {
             where cluster.pixels >= rule.minimumClusterPixels || cluster.onUnchangedPage {
                 listed.append(cluster)
                 marked.append(pixels)
+            }
+            for line in lineWidthChanges where line.cluster.pixels >= rule.minimumClusterPixels {
+                listed.append(line.cluster)
+                marked.append(line.pixels)
             }
             if let isolated {
                 listed.append(isolated.cluster)
@@ -340,6 +351,7 @@ package enum StructuralComparison {
             coherentChanges(in: marked, reference, actual, rule: rule, asGiven: !redrawn, bands: options.bands)
         }
         let candidates = marked
+        let lineWidthChanges = LineWidthChange.find(in: candidates, reference, actual, rule: rule)
         result.antialiasedPixels -= countAntialiased(
             in: &marked, reference, actual, onlyOnPlainGround: rule.explainsAntialiasing, bands: options.bands)
         marked.keepCounted()
@@ -364,7 +376,7 @@ package enum StructuralComparison {
             ? IsolatedChange.find(in: candidates, reference, actual, rule: rule, bands: options.bands) : nil
         return .clustered(Clusters(
             candidates: result, width: width, height: height, clusters: clusters, members: members, coherent: coherent.clusters,
-            coherentMembers: coherent.members, isolated: isolated))
+            coherentMembers: coherent.members, isolated: isolated, lineWidthChanges: lineWidthChanges))
     }
 
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of
