@@ -520,6 +520,15 @@ static int next_chunk(const uint8_t *data, size_t size, size_t *position, png_ch
     return 1;
 }
 
+/* Whether a chunk type is four ASCII letters, as PNG 5.4 requires and libpng checks. */
+static int has_letter_type(const uint8_t *type) {
+    for (int i = 0; i < 4; i++) {
+        const uint8_t c = type[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) return 0;
+    }
+    return 1;
+}
+
 /* Walks every chunk: the signature, IHDR first, every chunk within the data with a correct CRC
  * (critical chunks), the IDAT chunks one run, image data, and IEND. With `first_idat`, also
  * decides whether the fast path takes the PNG (CIC_FAST_NOT_ELIGIBLE for tRNS or a critical
@@ -528,11 +537,19 @@ static cic_fast_status walk_chunks(const uint8_t *data, size_t size, size_t *fir
                                    size_t message_size) {
     if (size < 8 || memcmp(data, png_signature, 8) != 0) return fail(message, message_size, "not a PNG");
     size_t position = 8;
-    int seen_idat = 0, idat_ended = 0, first = 1, step;
+    int seen_idat = 0, idat_ended = 0, first = 1, seen_palette = 0, step;
     png_chunk chunk;
     while ((step = next_chunk(data, size, &position, &chunk, 1, message, message_size)) == 1) {
         const uint8_t *type = chunk.type;
+        /* What libpng refuses in any chunk sequence: a type that is not four ASCII letters, a
+         * second header and a second palette. */
+        if (!has_letter_type(type)) return fail(message, message_size, "invalid chunk type");
         if (first && memcmp(type, "IHDR", 4) != 0) return fail(message, message_size, "IHDR is not first");
+        if (!first && memcmp(type, "IHDR", 4) == 0) return fail(message, message_size, "a second IHDR");
+        if (memcmp(type, "PLTE", 4) == 0) {
+            if (seen_palette) return fail(message, message_size, "a second palette (PLTE)");
+            seen_palette = 1;
+        }
         first = 0;
         if (memcmp(type, "IDAT", 4) == 0) {
             if (idat_ended) return fail(message, message_size, "IDAT chunks are not consecutive");
@@ -582,7 +599,9 @@ cic_fast_status cic_png_check_structure(const uint8_t *data, size_t size, char *
             if (h[10] != 0 || h[11] != 0 || h[12] > 1)
                 return fail(message, message_size, "unknown compression, filter or interlace method in IHDR");
         } else if (memcmp(type, "PLTE", 4) == 0) {
-            if (colour_type == 0 || colour_type == 4) return fail(message, message_size, "a palette (PLTE) in a grayscale image");
+            /* As libpng: a palette in a grayscale image, and a suggested palette of a wrong
+             * length in a truecolour one, are ignored; only an indexed image needs a valid one. */
+            if (colour_type != 3) continue;
             if (chunk.length == 0 || chunk.length % 3 != 0 || chunk.length > 768)
                 return fail(message, message_size, "PLTE has a wrong length");
             seen_palette = 1;

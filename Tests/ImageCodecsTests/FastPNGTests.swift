@@ -387,7 +387,9 @@ final class FastPNGTests: XCTestCase {
     /// The check byte-identical files get instead of a decode accepts a sound PNG and refuses,
     /// naming the problem, what libpng refuses in the chunk structure and the header: a colour
     /// type or bit depth PNG does not have, another interlace method, a palette image without
-    /// its palette, an unknown critical chunk, a zlib header that is none.
+    /// its palette, an unknown critical chunk, a zlib header that is none, a second header or
+    /// palette, a chunk type that is not four letters; and, as libpng, ignores a truecolour
+    /// image's suggested palette of a wrong length.
     func testStructureCheckRefusesWhatLibPNGRefuses() throws {
         let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("Fixtures/login/ref.png")))
         XCTAssertEqual(try ImageDecoder.structurallyValidPNGSize(bytes, name: "ref.png"), ImageSize(width: 320, height: 200))
@@ -426,6 +428,7 @@ final class FastPNGTests: XCTestCase {
         consecutive.remove(at: idat + 1)
         XCTAssertNotNil(try ImageDecoder.structurallyValidPNGSize(file(consecutive), name: "two IDATs"))
 
+        let palette = Self.pngChunk("PLTE", [0, 0, 0, 255, 255, 255][...])
         let broken: [(String, [UInt8], String)] = [
             ("truncated", Array(bytes.prefix(bytes.count - 6)), "truncated chunk"),
             ("CRC", file(badCRC), "CRC error"),
@@ -439,13 +442,24 @@ final class FastPNGTests: XCTestCase {
             ("palette image without PLTE", file([header(colourType: 3)] + chunks[1...].filter { type($0) != "PLTE" }), "no palette (PLTE)"),
             ("unknown critical chunk", file([chunks[0], Self.pngChunk("CRIT", [1, 2, 3][...])] + chunks[1...]), "unknown critical chunk"),
             ("zlib header", file(chunks.enumerated().map { $0.offset == idat ? Self.pngChunk("IDAT", [0x79] + $0.element[9..<($0.element.count - 4)]) : $0.element }), "incorrect zlib header"),
+            ("second IHDR", file([chunks[0], chunks[0]] + chunks[1...]), "a second IHDR"),
+            ("second PLTE", file([chunks[0], palette, palette] + chunks[1...]), "a second palette (PLTE)"),
+            ("chunk type with a NUL", file([chunks[0], Self.pngChunk("tE\u{0}t", [1][...])] + chunks[1...]), "invalid chunk type"),
         ]
         for (label, data, problem) in broken {
             XCTAssertThrowsError(try ImageDecoder.structurallyValidPNGSize(data, name: label), label) { error in
                 XCTAssertTrue("\(error)".contains(problem), "\(label): \(error)")
             }
             XCTAssertThrowsError(try data.withUnsafeBufferPointer { try PNGDecoder.decodeWithLibPNG($0) }, "libpng on \(label)")
+            XCTAssertThrowsError(try ImageDecoder.decode(data, name: label), "decoding \(label)")
         }
+        // A suggested palette of a length no palette has, in a truecolour image, is ignored by
+        // libpng, and so by the check: byte-identical copies of such a file match.
+        let oddPalette = file([chunks[0], Self.pngChunk("PLTE", [1, 2, 3, 4, 5, 6, 7][...])] + chunks[1...])
+        XCTAssertEqual(try ImageDecoder.structurallyValidPNGSize(oddPalette, name: "odd palette"), ImageSize(width: 320, height: 200))
+        XCTAssertEqual(
+            try oddPalette.withUnsafeBufferPointer { try PNGDecoder.decodeWithLibPNG($0) }.pixels,
+            try ImageDecoder.decode(bytes, name: "ref.png").pixels)
     }
 
     /// Images big enough for several bands round-trip through the banded encoder, as do the
