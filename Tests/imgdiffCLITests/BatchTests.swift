@@ -277,6 +277,36 @@ final class BatchTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: inside))
     }
 
+    /// A link inside a snapshot folder that leads to the report folder, or to the other snapshot
+    /// folder, is refused as the folders themselves are: the report's images would be read back
+    /// as snapshots (and the report nest deeper each run), or the images listed twice. A link
+    /// that leads nowhere is skipped with a warning, not in silence.
+    func testLinksToTheReportOrTheOtherFolderAreRefused() throws {
+        let copy = try copiedFixtures()
+        let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
+        let first = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(first.status, 1, first.stderr)
+        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/report", withDestinationPath: out)
+        let toReport = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(toReport.status, 2)
+        XCTAssertEqual(
+            toReport.stderr, "imgdiff: error: \(referenceFolder)/report: leads to the report folder \(out), so the report's images would"
+                + " be read as snapshots; remove the link or give other folders\n")
+        try FileManager.default.removeItem(atPath: "\(referenceFolder)/report")
+        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/latest", withDestinationPath: newFolder)
+        let toNew = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(toNew.status, 2)
+        XCTAssertEqual(
+            toNew.stderr, "imgdiff: error: \(referenceFolder)/latest: leads to \(newFolder), the other snapshot folder, so its images"
+                + " would be listed twice; remove the link or give other folders\n")
+        try FileManager.default.removeItem(atPath: "\(referenceFolder)/latest")
+        try FileManager.default.createSymbolicLink(atPath: "\(newFolder)/missing", withDestinationPath: "\(copy.path)/not-checked-out")
+        let dangling = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+        XCTAssertEqual(dangling.status, 1, dangling.stderr)
+        XCTAssertEqual(dangling.stderr, "imgdiff: warning: \(newFolder)/missing: a link that leads nowhere; skipped\n")
+        XCTAssertEqual(try json()["new"] as? [String], ["onboarding/welcome.png"])
+    }
+
     func testMissingFolder() throws {
         let run = try imgdiff("batch", "/no/such/ref", new, "--out", out)
         XCTAssertEqual(run.status, 2)

@@ -110,7 +110,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     func batch() async throws(CommandLineError) -> Int32 {
         try checkFolders()
-        let pairing = try FolderPairing(reference: referenceDirectory, new: newDirectory)
+        let pairing = try FolderPairing(reference: referenceDirectory, new: newDirectory, report: outputDirectory)
         if pairing.isEmpty {
             throw CommandLineError("no images in \(referenceDirectory) or \(newDirectory); nothing to compare")
         }

@@ -22,9 +22,15 @@ struct FolderPairing: Sendable {
     /// Relative paths only in the new folder, in byte order.
     let onlyInNew: [String]
 
-    init(reference: String, new: String) throws(CommandLineError) {
-        let referenceFiles = try SnapshotFolder.imageFiles(under: reference)
-        let newFiles = try SnapshotFolder.imageFiles(under: new)
+    /// Pairs the images of the two folders. A folder that a link inside either leads to must be
+    /// neither the other one nor `report` (the folder a report is written to), nor hold them:
+    /// its images would be listed twice, or the report's read back as snapshots.
+    init(reference: String, new: String, report: String? = nil) throws(CommandLineError) {
+        let reportFolder = report.map { [(path: $0, meaning: "the report folder \($0), so the report's images would be read as snapshots")] } ?? []
+        let referenceFiles = try SnapshotFolder.imageFiles(
+            under: reference, avoiding: [(new, "\(new), the other snapshot folder, so its images would be listed twice")] + reportFolder)
+        let newFiles = try SnapshotFolder.imageFiles(
+            under: new, avoiding: [(reference, "\(reference), the other snapshot folder, so its images would be listed twice")] + reportFolder)
         let referenceKeys = Set(referenceFiles.map { Array($0.utf8) })
         let newKeys = Set(newFiles.map { Array($0.utf8) })
         common = referenceFiles.filter { newKeys.contains(Array($0.utf8)) }
@@ -75,11 +81,23 @@ enum SnapshotFolder {
     /// link back to a folder being listed is not followed again). Nothing else is skipped: an
     /// image-named entry that is not a readable regular file is listed, so that reading it
     /// reports the problem, and a folder that cannot be read, or a name that is not UTF-8,
-    /// stops the listing with an error naming it.
-    static func imageFiles(under directory: String) throws(CommandLineError) -> [String] {
+    /// stops the listing with an error naming it. A link that leads nowhere is skipped with a
+    /// warning (a folder that was not checked out, most often). A subfolder that is one of the
+    /// `avoiding` folders (which exist), reached through a link, stops the listing with an
+    /// error that says what it leads to.
+    static func imageFiles(
+        under directory: String, avoiding: [(path: String, meaning: String)] = []
+    ) throws(CommandLineError) -> [String] {
         try requireDirectory(directory)
+        var avoided: [FolderIdentity: String] = [:]
+        for (path, meaning) in avoiding {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                avoided[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] = meaning
+            }
+        }
         var files: [String] = []
-        try walk(folder: directory, relative: "", ancestors: [], into: &files)
+        try walk(folder: directory, relative: "", ancestors: [], avoided: avoided, into: &files)
         return files.sorted { $0.precedesBytewise($1) }
     }
 
@@ -89,7 +107,8 @@ enum SnapshotFolder {
     }
 
     private static func walk(
-        folder: String, relative: String, ancestors: Set<FolderIdentity>, into files: inout [String]
+        folder: String, relative: String, ancestors: Set<FolderIdentity>, avoided: [FolderIdentity: String],
+        into files: inout [String]
     ) throws(CommandLineError) {
         guard let stream = opendir(folder) else {
             throw CommandLineError("\(folder): cannot read the folder (\(ImageFile.systemMessage(errno)))")
@@ -118,14 +137,23 @@ enum SnapshotFolder {
             var status = stat()
             let statResult = withCString(nameBytes) { fstatat(dirfd(stream), $0, &status, 0) }
             let isFolder = statResult == 0 && status.st_mode & S_IFMT == S_IFDIR
-            guard isFolder || hasImageExtension(nameBytes) else { continue }
+            var linkStatus = stat()
+            let leadsNowhere = statResult != 0 && withCString(nameBytes) { fstatat(dirfd(stream), $0, &linkStatus, AT_SYMLINK_NOFOLLOW) } == 0
+                && linkStatus.st_mode & S_IFMT == S_IFLNK
+            guard isFolder || leadsNowhere || hasImageExtension(nameBytes) else { continue }
             guard let name = String(validating: nameBytes, as: UTF8.self) else {
                 let shown = TerminalText.escaped(bytes: nameBytes)
                 throw CommandLineError(
                     "\(PathText.join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
-            if isFolder {
+            if leadsNowhere, !hasImageExtension(nameBytes) {
+                Console.warning("\(PathText.join(folder, name)): a link that leads nowhere; skipped")
+            } else if isFolder {
                 let identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                if let meaning = avoided[identity] {
+                    throw CommandLineError(
+                        "\(PathText.join(folder, name)): leads to \(meaning); remove the link or give other folders")
+                }
                 if !ancestors.contains(identity) { subfolders.append(name) }
             } else {
                 files.append(relative + name)
@@ -133,7 +161,8 @@ enum SnapshotFolder {
         }
         for subfolder in subfolders {
             try walk(
-                folder: PathText.join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors, into: &files)
+                folder: PathText.join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors,
+                avoided: avoided, into: &files)
         }
     }
 
