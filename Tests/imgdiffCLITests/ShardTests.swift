@@ -141,6 +141,33 @@ final class ShardTests: XCTestCase {
         }
     }
 
+    /// Parts judged by different settings files are refused, although their command lines
+    /// agree: the settings file beside the references was there for one part and not the
+    /// other, or `--config` named files of other contents. And the merged report may not lie
+    /// inside the parts' snapshot folders, where the next batch would read it as snapshots.
+    func testPartsJudgedByOtherSettingsOrMergedIntoTheirFoldersAreRefused() throws {
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-1"), "--shard", "1/2")
+        try Data(#"{"metric": "exact"}"#.utf8).write(to: URL(fileURLWithPath: path("ref/imgdiff.json")))
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard", "2/2")
+        let mixed = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("report"))
+        XCTAssertEqual(mixed.status, 2)
+        XCTAssertEqual(
+            mixed.stderr, "imgdiff: error: \(path("part-2")): judged its pairs by the settings `--metric exact`, but \(path("part-1"))"
+                + " by no settings file; run every part with the same settings file\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-1"), "--shard", "1/2")
+        let merged = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("report"))
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("report/report.json")))) as? [String: Any])
+        XCTAssertEqual(report["settings"] as? [String], ["--metric", "exact"])
+        for inside in [path("new/merged"), path("ref/merged")] {
+            let run = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", inside)
+            XCTAssertEqual(run.status, 2, inside)
+            XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(inside): the merged report folder may not overlap the snapshot folder"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: inside))
+        }
+    }
+
     /// A part's report is input: a path in it that leaves its pairs/ folder is refused, and
     /// nothing is copied, inside the merged report or outside it.
     func testPartReportPathsThatLeaveTheirFolderAreRefused() throws {

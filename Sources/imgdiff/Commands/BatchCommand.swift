@@ -157,10 +157,11 @@ struct BatchCommand: AsyncParsableCommand {
     /// Compares every pair and writes the report into the staging folder.
     func makeReport(_ pairing: FolderPairing, in folder: ReportFolder) async throws(CommandLineError) -> BatchReport {
         let jobCount = jobs ?? defaultJobCount
+        let settings = try settings()
         // One pair a core: each pair then runs on its worker's thread alone.
         let request = try comparison.request(
             outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores,
-            settings: try settings())
+            settings: settings)
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
             stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory),
@@ -172,7 +173,7 @@ struct BatchCommand: AsyncParsableCommand {
 
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
-            command: Array(CommandLine.arguments.dropFirst()), shard: shard, records: records)
+            command: Array(CommandLine.arguments.dropFirst()), shard: shard, settings: settings?.cliArguments, records: records)
         try report.write(into: folder.staging)
         return report
     }

@@ -72,6 +72,17 @@ struct MergeReportsCommand: AsyncParsableCommand {
         where SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory) {
             throw CommandLineError("\(outputDirectory): the merged report folder may not overlap \(folder); choose another --out")
         }
+        // As batch refuses a report inside its snapshot folders: the next batch would read the
+        // merged report's images as snapshots, and --approve copy them into the references.
+        for (_, part) in parts {
+            for folder in [part.referenceDirectory, part.newDirectory]
+            where SnapshotFolder.isDirectory(folder)
+                && (SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory))
+            {
+                throw CommandLineError(
+                    "\(outputDirectory): the merged report folder may not overlap the snapshot folder \(folder) of the parts; choose another --out")
+            }
+        }
         let staging = try ReportFolder(outputDirectory)
         let report: BatchReport
         do {
@@ -90,6 +101,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
                 referenceDirectory: joined(parts.map(\.1.referenceDirectory)),
                 newDirectory: joined(parts.map(\.1.newDirectory)),
                 command: labels == nil ? unshardedCommand(first.command) : Array(CommandLine.arguments.dropFirst()),
+                settings: parts.allSatisfy { $0.1.settings == first.settings } ? first.settings : nil,
                 records: records)
             try report.write(into: staging.staging)
             try staging.commit()
@@ -150,6 +162,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
                 "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
+        }
+        func described(_ settings: [String]?) -> String { settings.map { "the settings `\($0.joined(separator: " "))`" } ?? "no settings file" }
+        for (part, folder) in zip(parts, folders) where part.settings != first.settings {
+            throw CommandLineError(
+                "\(folder): judged its pairs by \(described(part.settings)), but \(folders[0]) by \(described(first.settings)); run every part with the same settings file")
         }
     }
 

@@ -132,6 +132,10 @@ struct BatchReport: Codable, Sendable {
     let command: [String]
     /// For a shard's partial report (`batch --shard i/n`): which one.
     let shard: Shard?
+    /// The options of the settings file that judged the pairs (`REF_DIR/imgdiff.json` or
+    /// `--config`), as command-line arguments; nil when none did. The command line alone does
+    /// not say how the parts of a run judged.
+    let settings: [String]?
     let summary: Summary
     let changed: [String]
     let passed: [String]
@@ -141,11 +145,15 @@ struct BatchReport: Codable, Sendable {
     /// Every pair, failures first (error, changed, new, deleted, passed), then by path (bytewise).
     let pairs: [PairRecord]
 
-    init(referenceDirectory: String, newDirectory: String, command: [String], shard: Shard? = nil, records: [PairRecord]) {
+    init(
+        referenceDirectory: String, newDirectory: String, command: [String], shard: Shard? = nil, settings: [String]? = nil,
+        records: [PairRecord]
+    ) {
         self.referenceDirectory = referenceDirectory
         self.newDirectory = newDirectory
         self.command = command
         self.shard = shard
+        self.settings = settings
         let ordered = records.sorted {
             $0.status.rank != $1.status.rank ? $0.status.rank < $1.status.rank : $0.path.precedesBytewise($1.path)
         }
@@ -162,7 +170,7 @@ struct BatchReport: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case referenceDirectory, newDirectory, command, shard, summary, changed, passed, new, deleted, errors, pairs
+        case referenceDirectory, newDirectory, command, shard, settings, summary, changed, passed, new, deleted, errors, pairs
     }
 
     /// A report read back: its pairs, folders, command and shard; the lists and the summary are
@@ -174,6 +182,7 @@ struct BatchReport: Codable, Sendable {
             newDirectory: try container.decode(String.self, forKey: .newDirectory),
             command: try container.decode([String].self, forKey: .command),
             shard: try container.decodeIfPresent(Shard.self, forKey: .shard),
+            settings: try container.decodeIfPresent([String].self, forKey: .settings),
             records: try container.decode([PairRecord].self, forKey: .pairs))
     }
 
