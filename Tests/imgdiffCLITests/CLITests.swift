@@ -119,6 +119,13 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(object["differentPixels"] as? Int, expected)
         let ignored = try imgdiff(ref, fail, "--metric", "exact", "--ignore", "0:0-319:199")
         XCTAssertEqual(ignored.status, 0, ignored.stdout)
+        // A negative corner is refused, x as y: its minus sign was dropped, and a region other
+        // than the one asked for ignored.
+        for region in ["-1:0-319:199", "0:-1-319:199", "0:0--319:199"] {
+            let negative = try imgdiff(ref, fail, "--metric", "exact", "--ignore", region)
+            XCTAssertEqual(negative.status, 2, region)
+            XCTAssertTrue(negative.stderr.contains("'\(region)' is invalid for '--ignore"), negative.stderr)
+        }
     }
 
     func testMissingFile() throws {

@@ -44,7 +44,9 @@ struct IgnoreRegions: ExpressibleByArgument {
     init?(argument: String) {
         var rects: [PixelRect] = []
         for part in argument.split(separator: ",") {
-            let corners = part.split(separator: "-")
+            // Empty pieces are kept, so that a minus sign (a negative corner) is refused rather
+            // than dropped.
+            let corners = part.split(separator: "-", omittingEmptySubsequences: false)
             guard corners.count == 2 else { return nil }
             let first = corners[0].split(separator: ":").compactMap { Int($0) }
             let second = corners[1].split(separator: ":").compactMap { Int($0) }
