@@ -135,10 +135,16 @@ final class ShardTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
         _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard=2/3", "--jobs", "1")
         XCTAssertEqual(try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report")).status, 1)
-        for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
+        for (bad, rule) in [("0/3", "I must be 1...3"), ("4/3", "I must be 1...3"), ("1/0", "N must be 1...1000"),
+            ("1/1001", "N must be 1...1000"), ("x", "give I/N"), ("1/2/3", "give I/N")]
+        {
             let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("report"), "--shard", bad)
             XCTAssertEqual(run.status, 2, bad)
+            XCTAssertTrue(run.stderr.contains("'\(bad)' is invalid for '--shard <I/N>': \(rule)"), run.stderr)
         }
+        // One folder spelled otherwise by another runner's script is one suite.
+        _ = try imgdiff("batch", path("ref") + "/.", work.path + "//./new/", "--out", path("part-2"), "--shard", "2/3")
+        XCTAssertEqual(try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report2")).status, 1)
     }
 
     /// Parts judged by different settings files are refused, although their command lines

@@ -14,10 +14,22 @@ struct Shard: Codable, Sendable, Equatable, ExpressibleByArgument {
     static let maximumCount = 1000
 
     init?(argument: String) {
+        guard let shard = try? Self.parse(argument) else { return nil }
+        self = shard
+    }
+
+    /// `I/N`, or an error that says which rule it breaks.
+    static func parse(_ argument: String) throws(ValidationError) -> Shard {
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-            (1...Self.maximumCount).contains(count), (1...count).contains(index)
-        else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw ValidationError("give I/N, two whole numbers: part I of N")
+        }
+        guard (1...Self.maximumCount).contains(count) else { throw ValidationError("N must be 1...\(Self.maximumCount)") }
+        guard (1...count).contains(index) else { throw ValidationError("I must be 1...\(count)") }
+        return Shard(index: index, count: count)
+    }
+
+    private init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }

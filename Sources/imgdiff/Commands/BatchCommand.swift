@@ -88,8 +88,8 @@ struct BatchCommand: AsyncParsableCommand {
     var jobs: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Compare only part I of N of the pairs, for CI runners that split a job; merge the parts' reports with `imgdiff merge-reports`.",
-        valueName: "I/N"))
+        "Compare only part I of N of the pairs (N up to \(Shard.maximumCount)), for CI runners that split a job; merge the parts' reports with `imgdiff merge-reports`.",
+        valueName: "I/N"), transform: Shard.parse)
     var shard: Shard?
 
     @OptionGroup var comparison: ComparisonArguments

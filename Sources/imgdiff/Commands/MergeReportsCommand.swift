@@ -133,8 +133,15 @@ struct MergeReportsCommand: AsyncParsableCommand {
     /// One suite, every part once, no pair twice.
     func checkParts(_ parts: [BatchReport], folders: [String]) throws(CommandLineError) {
         guard let first = parts.first else { throw CommandLineError("no report folders given") }
+        // Spelled alike but for `./`, `/.` and repeated or trailing slashes, as runners' scripts
+        // may spell one folder.
+        func spelling(_ folder: String) -> [String] {
+            (PathText.isAbsolute(folder) ? ["/"] : []) + PathText.components(of: folder).filter { $0 != "." }
+        }
         for (part, folder) in zip(parts, folders)
-        where part.referenceDirectory != first.referenceDirectory || part.newDirectory != first.newDirectory {
+        where spelling(part.referenceDirectory) != spelling(first.referenceDirectory)
+            || spelling(part.newDirectory) != spelling(first.newDirectory)
+        {
             throw CommandLineError(
                 "\(folder): compares \(part.referenceDirectory) with \(part.newDirectory), but \(folders[0]) compares \(first.referenceDirectory) with \(first.newDirectory); merge the parts of one suite")
         }
@@ -158,7 +165,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         // The parts of one run judge their pairs alike: only the part, the report folder and
         // the runner's core count may differ.
-        let judging = parts.map { unshardedCommand($0.command, dropping: ["--out", "--jobs"]) }
+        let judging = parts.map { part in
+            unshardedCommand(part.command, dropping: ["--out", "--jobs"]).map { argument in
+                argument == part.referenceDirectory || argument == part.newDirectory ? spelling(argument).joined(separator: "/") : argument
+            }
+        }
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
                 "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
