@@ -537,7 +537,7 @@ static cic_fast_status walk_chunks(const uint8_t *data, size_t size, size_t *fir
                                    size_t message_size) {
     if (size < 8 || memcmp(data, png_signature, 8) != 0) return fail(message, message_size, "not a PNG");
     size_t position = 8;
-    int seen_idat = 0, idat_ended = 0, first = 1, seen_palette = 0, step;
+    int seen_idat = 0, idat_ended = 0, first = 1, seen_palette = 0, colour = 0, step;
     png_chunk chunk;
     while ((step = next_chunk(data, size, &position, &chunk, 1, message, message_size)) == 1) {
         const uint8_t *type = chunk.type;
@@ -546,8 +546,11 @@ static cic_fast_status walk_chunks(const uint8_t *data, size_t size, size_t *fir
         if (!has_letter_type(type)) return fail(message, message_size, "invalid chunk type");
         if (first && memcmp(type, "IHDR", 4) != 0) return fail(message, message_size, "IHDR is not first");
         if (!first && memcmp(type, "IHDR", 4) == 0) return fail(message, message_size, "a second IHDR");
+        if (first && chunk.length >= 10) colour = (chunk.payload[9] & 2) != 0;
         if (memcmp(type, "PLTE", 4) == 0) {
             if (seen_palette) return fail(message, message_size, "a second palette (PLTE)");
+            /* libpng ignores a grayscale image's palette, but no colour image's may be empty. */
+            if (colour && chunk.length == 0) return fail(message, message_size, "an empty palette (PLTE)");
             seen_palette = 1;
         }
         first = 0;

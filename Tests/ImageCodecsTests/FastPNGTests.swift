@@ -445,6 +445,7 @@ final class FastPNGTests: XCTestCase {
             ("second IHDR", file([chunks[0], chunks[0]] + chunks[1...]), "a second IHDR"),
             ("second PLTE", file([chunks[0], palette, palette] + chunks[1...]), "a second palette (PLTE)"),
             ("chunk type with a NUL", file([chunks[0], Self.pngChunk("tE\u{0}t", [1][...])] + chunks[1...]), "invalid chunk type"),
+            ("empty PLTE", file([chunks[0], Self.pngChunk("PLTE", [][...])] + chunks[1...]), "an empty palette (PLTE)"),
         ]
         for (label, data, problem) in broken {
             XCTAssertThrowsError(try ImageDecoder.structurallyValidPNGSize(data, name: label), label) { error in

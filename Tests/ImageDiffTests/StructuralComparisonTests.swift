@@ -192,8 +192,9 @@ final class StructuralComparisonTests: XCTestCase {
     }
 
     /// What a line drawn thicker must not be taken for: a line moved by a pixel (both its edges
-    /// changed), a fill a pixel taller (thicker than a line), a line thickened over fewer pixels
-    /// than a cluster must hold, and a line made a level lighter (within the noise threshold).
+    /// changed), a fill a pixel taller (thicker than a line), the gap between two elements
+    /// narrowed as one grew or moved, a line thickened over fewer pixels than a cluster must
+    /// hold, and a line made a level lighter (within the noise threshold).
     func testLinesMovedFillsGrownAndShortPiecesAreNoLineWidthChange() {
         var reference = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
         for x in 10..<110 { reference[x, 20] = RGBA(60, 60, 60) }
@@ -206,8 +207,24 @@ final class StructuralComparisonTests: XCTestCase {
         for y in 10..<20 { for x in 10..<110 { fill[x, y] = RGBA(60, 60, 60) } }
         var tallerFill = fill
         for x in 10..<110 { tallerFill[x, 20] = RGBA(60, 60, 60) }
+        // A blue fill a pixel taller under a border 2 px above it: the white gap between them
+        // narrows, but it lies between two colours, no line on its ground.
+        var framed = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
+        for x in 10..<110 {
+            framed[x, 6] = RGBA(60, 60, 60)
+            for y in 9..<20 { framed[x, y] = RGBA(40, 90, 200) }
+        }
+        var tallerFramed = framed
+        for x in 10..<110 { tallerFramed[x, 8] = RGBA(40, 90, 200) }
+        // A line 2 px thick moved a pixel, 3 px from a line that stayed: the white gap between
+        // them narrows, but the moved line's far edge changed too.
+        var pair = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255)), movedPair = pair
+        for x in 10..<110 {
+            (pair[x, 20], pair[x, 21], pair[x, 25]) = (RGBA(0, 0, 0), RGBA(0, 0, 0), RGBA(120, 120, 120))
+            (movedPair[x, 21], movedPair[x, 22], movedPair[x, 25]) = (RGBA(0, 0, 0), RGBA(0, 0, 0), RGBA(120, 120, 120))
+        }
         for (name, first, second) in [("moved", reference, moved), ("short", reference, short), ("lighter", reference, lighter),
-            ("fill", fill, tallerFill)]
+            ("fill", fill, tallerFill), ("framed fill", framed, tallerFramed), ("moved beside a line", pair, movedPair)]
         {
             let result = compare(first, second, options: structural)
             XCTAssertEqual(result.clusters?.filter(\.lineWidthChanged).count ?? 0, 0, "\(name): \(result.clusters ?? [])")

@@ -173,7 +173,7 @@ struct BatchCommand: AsyncParsableCommand {
 
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
-            command: Array(CommandLine.arguments.dropFirst()), shard: shard, settings: settings?.cliArguments, records: records)
+            command: Array(CommandLine.arguments.dropFirst()), shard: shard, settings: settings?.cliArguments ?? [], records: records)
         try report.write(into: folder.staging)
         return report
     }

@@ -95,7 +95,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             }
             let first = parts[0].1
             func joined(_ folders: [String]) -> String {
-                Set(folders).count == 1 ? folders[0] : folders.joined(separator: ", ")
+                Set(folders.map(Self.spelling)).count == 1 ? folders[0] : folders.joined(separator: ", ")
             }
             report = BatchReport(
                 referenceDirectory: joined(parts.map(\.1.referenceDirectory)),
@@ -130,17 +130,18 @@ struct MergeReportsCommand: AsyncParsableCommand {
         return labels
     }
 
+    /// A folder as a path's components, so that one folder spelled with `./`, `/.` or repeated
+    /// or trailing slashes, as runners' scripts may spell it, compares equal.
+    static func spelling(_ folder: String) -> [String] {
+        (PathText.isAbsolute(folder) ? ["/"] : []) + PathText.components(of: folder).filter { $0 != "." }
+    }
+
     /// One suite, every part once, no pair twice.
     func checkParts(_ parts: [BatchReport], folders: [String]) throws(CommandLineError) {
         guard let first = parts.first else { throw CommandLineError("no report folders given") }
-        // Spelled alike but for `./`, `/.` and repeated or trailing slashes, as runners' scripts
-        // may spell one folder.
-        func spelling(_ folder: String) -> [String] {
-            (PathText.isAbsolute(folder) ? ["/"] : []) + PathText.components(of: folder).filter { $0 != "." }
-        }
         for (part, folder) in zip(parts, folders)
-        where spelling(part.referenceDirectory) != spelling(first.referenceDirectory)
-            || spelling(part.newDirectory) != spelling(first.newDirectory)
+        where Self.spelling(part.referenceDirectory) != Self.spelling(first.referenceDirectory)
+            || Self.spelling(part.newDirectory) != Self.spelling(first.newDirectory)
         {
             throw CommandLineError(
                 "\(folder): compares \(part.referenceDirectory) with \(part.newDirectory), but \(folders[0]) compares \(first.referenceDirectory) with \(first.newDirectory); merge the parts of one suite")
@@ -167,17 +168,18 @@ struct MergeReportsCommand: AsyncParsableCommand {
         // the runner's core count may differ.
         let judging = parts.map { part in
             unshardedCommand(part.command, dropping: ["--out", "--jobs"]).map { argument in
-                argument == part.referenceDirectory || argument == part.newDirectory ? spelling(argument).joined(separator: "/") : argument
+                argument == part.referenceDirectory || argument == part.newDirectory ? Self.spelling(argument).joined(separator: "/") : argument
             }
         }
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
                 "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
         }
-        func described(_ settings: [String]?) -> String { settings.map { "the settings `\($0.joined(separator: " "))`" } ?? "no settings file" }
-        for (part, folder) in zip(parts, folders) where part.settings != first.settings {
+        func described(_ settings: [String]) -> String { settings.isEmpty ? "no settings file" : "the settings `\(settings.joined(separator: " "))`" }
+        for (part, folder) in zip(parts, folders) {
+            guard let settings = part.settings, let firstSettings = first.settings, settings != firstSettings else { continue }
             throw CommandLineError(
-                "\(folder): judged its pairs by \(described(part.settings)), but \(folders[0]) by \(described(first.settings)); run every part with the same settings file")
+                "\(folder): judged its pairs by \(described(settings)), but \(folders[0]) by \(described(firstSettings)); run every part with the same settings file")
         }
     }
 

@@ -133,8 +133,9 @@ struct BatchReport: Codable, Sendable {
     /// For a shard's partial report (`batch --shard i/n`): which one.
     let shard: Shard?
     /// The options of the settings file that judged the pairs (`REF_DIR/imgdiff.json` or
-    /// `--config`), as command-line arguments; nil when none did. The command line alone does
-    /// not say how the parts of a run judged.
+    /// `--config`), as command-line arguments, empty when none did; nil in a report written
+    /// before imgdiff recorded them. The command line alone does not say how the parts of a
+    /// run judged.
     let settings: [String]?
     let summary: Summary
     let changed: [String]

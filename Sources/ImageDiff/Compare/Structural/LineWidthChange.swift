@@ -9,8 +9,11 @@
 /// (or a column) of at least the rule's `minimumClusterPixels` differing pixels fails the pair
 /// when every one of them lies between an unchanged line and unchanged ground, with the colour
 /// of the ground in one image and of the line in the other, and the line, at most
-/// ``thickestLine`` thick, has unchanged ground beyond it too. Thicker, it is a fill whose edge
-/// moved (a box a pixel taller), which text set again by other metrics also does.
+/// ``thickestLine`` thick, has unchanged ground of the same colour beyond it. Thicker, it is a
+/// fill whose edge moved (a box a pixel taller), which text set again by other metrics also
+/// does; between grounds of two colours, it may be the gap between two elements, one of which
+/// moved; and the ground beside the pixel must not change within ``thickestLine`` either, where
+/// the far edge of a thin element that moved would lie.
 enum LineWidthChange {
     /// The thickest ink taken for a line rather than a fill.
     static let thickestLine = 3
@@ -103,7 +106,11 @@ enum LineWidthChange {
                 }
             }
         }
-        return found.sorted { ($0.start, $0.step) < ($1.start, $1.step) }.map { cluster(of: $0, reference, actual, width: width, labCache: &labCache) }
+        // A pixel alone (a rule of one-pixel clusters) is a run along its row and its column.
+        var single = Set<Int>()
+        return found.sorted { ($0.start, $0.step) < ($1.start, $1.step) }
+            .filter { $0.count > 1 || single.insert($0.start).inserted }
+            .map { cluster(of: $0, reference, actual, width: width, labCache: &labCache) }
     }
 
     /// The pixels and colours that ``find(in:_:_:rule:)`` reads.
@@ -134,26 +141,41 @@ enum LineWidthChange {
                 let grew = close(actual, index, line, &labCache) && close(reference, index, ground, &labCache)
                 guard grew || close(reference, index, line, &labCache) && close(actual, index, ground, &labCache),
                     contrast(line, ground, &labCache),
-                    hasGroundBeyond(line: line, position: position + side, side: side, extent: extent, across: across, &labCache)
+                    let beyond = groundBeyond(line: line, position: position + side, side: side, extent: extent, across: across, &labCache),
+                    close(reference, beyond, ground, &labCache),
+                    groundStays(ground, position: position - side, side: -side, extent: extent, across: across, &labCache)
                 else { continue }
                 return Edge(grew: grew, side: side)
             }
             return nil
         }
 
-        /// Whether the unchanged line from `line` on (towards `side`) ends within
-        /// ``LineWidthChange/thickestLine`` pixels at a pixel that did not change either and
+        /// Where the unchanged line from `line` on (towards `side`) ends, within
+        /// ``LineWidthChange/thickestLine`` pixels, at a pixel that did not change either and
         /// stands apart from the line by the rule's line contrast: a line, not a step of a
-        /// gradient or a soft shadow.
-        func hasGroundBeyond(line: Int, position: Int, side: Int, extent: Int, across: Int, _ labCache: inout LabCache) -> Bool {
+        /// gradient or a soft shadow. Nil when it does not.
+        func groundBeyond(line: Int, position: Int, side: Int, extent: Int, across: Int, _ labCache: inout LabCache) -> Int? {
             for step in 1...LineWidthChange.thickestLine {
-                let beyond = position + step * side
-                guard (0..<extent).contains(beyond) else { return false }
+                guard (0..<extent).contains(position + step * side) else { return nil }
                 let index = line + step * side * across
-                if differs(index) { return false }
-                if !close(reference, line, index, &labCache) { return contrast(line, index, &labCache) }
+                if differs(index) { return nil }
+                if !close(reference, line, index, &labCache) { return contrast(line, index, &labCache) ? index : nil }
             }
-            return false
+            return nil
+        }
+
+        /// Whether the ground from `ground` on (towards `side`) did not change for
+        /// ``LineWidthChange/thickestLine`` pixels, or up to where it ends or the image does:
+        /// the far edge of an element that moved (a line two pixels thick moved one, beside a
+        /// line that stayed) lies within that band and changed.
+        func groundStays(_ ground: Int, position: Int, side: Int, extent: Int, across: Int, _ labCache: inout LabCache) -> Bool {
+            for step in 1...LineWidthChange.thickestLine {
+                guard (0..<extent).contains(position + step * side) else { return true }
+                let index = ground + step * side * across
+                if differs(index) { return false }
+                if !close(reference, ground, index, &labCache) { return true }
+            }
+            return true
         }
 
         /// Whether the reference's pixels `first` and `second` differ by the rule's line contrast.
