@@ -286,20 +286,18 @@ final class BatchTests: XCTestCase {
         let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path
         let first = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
         XCTAssertEqual(first.status, 1, first.stderr)
-        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/report", withDestinationPath: out)
-        let toReport = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
-        XCTAssertEqual(toReport.status, 2)
-        XCTAssertEqual(
-            toReport.stderr, "imgdiff: error: \(referenceFolder)/report: leads to the report folder \(out), so the report's images would"
-                + " be read as snapshots; remove the link or give other folders\n")
-        try FileManager.default.removeItem(atPath: "\(referenceFolder)/report")
-        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/latest", withDestinationPath: newFolder)
-        let toNew = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
-        XCTAssertEqual(toNew.status, 2)
-        XCTAssertEqual(
-            toNew.stderr, "imgdiff: error: \(referenceFolder)/latest: leads to \(newFolder), the other snapshot folder, so its images"
-                + " would be listed twice; remove the link or give other folders\n")
-        try FileManager.default.removeItem(atPath: "\(referenceFolder)/latest")
+        let links = [
+            ("report", out, "the report folder \(out), so the report's images would be read as snapshots"),
+            ("latest", newFolder, "\(newFolder), the other snapshot folder, so its images would be listed twice"),
+        ]
+        for (name, target, meaning) in links {
+            try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/\(name)", withDestinationPath: target)
+            let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+            XCTAssertEqual(run.status, 2, name)
+            XCTAssertEqual(
+                run.stderr, "imgdiff: error: \(referenceFolder)/\(name): leads to \(meaning); remove the link or give other folders\n")
+            try FileManager.default.removeItem(atPath: "\(referenceFolder)/\(name)")
+        }
         try FileManager.default.createSymbolicLink(atPath: "\(newFolder)/missing", withDestinationPath: "\(copy.path)/not-checked-out")
         let dangling = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
         XCTAssertEqual(dangling.status, 1, dangling.stderr)
