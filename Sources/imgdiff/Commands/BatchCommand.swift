@@ -191,7 +191,7 @@ struct BatchCommand: AsyncParsableCommand {
             throw CommandLineError("\(inner) lies inside \(outer), so its images would be listed twice; give two separate folders")
         }
         for input in [referenceDirectory, newDirectory] {
-            if SnapshotFolder.isSameOrInside(outputDirectory, input) || SnapshotFolder.isSameOrInside(input, outputDirectory) {
+            if SnapshotFolder.overlap(outputDirectory, input) {
                 throw CommandLineError("\(outputDirectory): the report folder may not overlap the input folder \(input); choose another --out")
             }
         }

@@ -69,16 +69,14 @@ struct MergeReportsCommand: AsyncParsableCommand {
             throw CommandLineError("--approve: these reports are whole runs joined side by side, where two new images may claim one reference; approve from each run's own report")
         }
         for (folder, _) in parts
-        where SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory) {
+        where SnapshotFolder.overlap(outputDirectory, folder) {
             throw CommandLineError("\(outputDirectory): the merged report folder may not overlap \(folder); choose another --out")
         }
         // As batch refuses a report inside its snapshot folders: the next batch would read the
         // merged report's images as snapshots, and --approve copy them into the references.
         for (_, part) in parts {
             for folder in [part.referenceDirectory, part.newDirectory]
-            where SnapshotFolder.isDirectory(folder)
-                && (SnapshotFolder.isSameOrInside(outputDirectory, folder) || SnapshotFolder.isSameOrInside(folder, outputDirectory))
-            {
+            where SnapshotFolder.isDirectory(folder) && SnapshotFolder.overlap(outputDirectory, folder) {
                 throw CommandLineError(
                     "\(outputDirectory): the merged report folder may not overlap the snapshot folder \(folder) of the parts; choose another --out")
             }

@@ -28,7 +28,7 @@ struct CanaryFolder: Sendable {
     /// reads, and creates the staging folder with its ref/ and new/ folders.
     init(_ destination: String, apartFrom inputs: [String]) throws(CommandLineError) {
         self.destination = destination
-        for input in inputs where SnapshotFolder.isSameOrInside(destination, input) || SnapshotFolder.isSameOrInside(input, destination) {
+        for input in inputs where SnapshotFolder.overlap(destination, input) {
             throw CommandLineError("\(destination): overlaps \(input), which tune reads; choose another --write-canaries folder")
         }
         var status = stat()

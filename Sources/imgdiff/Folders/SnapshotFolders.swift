@@ -256,6 +256,12 @@ enum SnapshotFolder {
         return innerPath.utf8.elementsEqual(outerPath.utf8) || innerPath.utf8.starts(with: outerFolder.utf8)
     }
 
+    /// Whether one of `first` and `second` is the other or lies inside it (``isSameOrInside(_:_:)``
+    /// either way round).
+    static func overlap(_ first: String, _ second: String) -> Bool {
+        isSameOrInside(first, second) || isSameOrInside(second, first)
+    }
+
     /// The absolute path of `path` with every symbolic link resolved, also when its last
     /// components do not exist yet: the longest existing prefix is resolved by the system, and
     /// the rest appended.

@@ -125,7 +125,7 @@ enum LineWidthChange {
         func differs(_ index: Int) -> Bool { bits[index] != 0 }
 
         func close(_ image: UnsafePointer<UInt8>, _ first: Int, _ second: Int, _ labCache: inout LabCache) -> Bool {
-            labCache.cie94(PixelDelta.rgbOverWhite(image, first * 4), PixelDelta.rgbOverWhite(image, second * 4)) <= rule.noiseDeltaE
+            LineWidthChange.deltaE(image, first, image, second, &labCache) <= rule.noiseDeltaE
         }
 
         /// How the line beside the differing pixel `index` changed across it, `across` apart
@@ -180,8 +180,15 @@ enum LineWidthChange {
 
         /// Whether the reference's pixels `first` and `second` differ by the rule's line contrast.
         func contrast(_ first: Int, _ second: Int, _ labCache: inout LabCache) -> Bool {
-            labCache.cie94(PixelDelta.rgbOverWhite(reference, first * 4), PixelDelta.rgbOverWhite(reference, second * 4)) >= rule.lineDeltaE
+            LineWidthChange.deltaE(reference, first, reference, second, &labCache) >= rule.lineDeltaE
         }
+    }
+
+    /// CIE94 ΔE from pixel `first` of `image` to pixel `second` of `other`, each over white.
+    private static func deltaE(
+        _ image: UnsafePointer<UInt8>, _ first: Int, _ other: UnsafePointer<UInt8>, _ second: Int, _ labCache: inout LabCache
+    ) -> Double {
+        labCache.cie94(PixelDelta.rgbOverWhite(image, first * 4), PixelDelta.rgbOverWhite(other, second * 4))
     }
 
     private static func cluster(
@@ -192,9 +199,7 @@ enum LineWidthChange {
         reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
-                for index in pixels {
-                    maxDeltaE = max(maxDeltaE, labCache.cie94(PixelDelta.rgbOverWhite(a, index * 4), PixelDelta.rgbOverWhite(b, index * 4)))
-                }
+                for index in pixels { maxDeltaE = max(maxDeltaE, deltaE(a, index, b, index, &labCache)) }
             }
         }
         let first = run.start, last = run.start + (run.count - 1) * run.step
