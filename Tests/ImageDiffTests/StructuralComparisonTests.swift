@@ -231,6 +231,41 @@ final class StructuralComparisonTests: XCTestCase {
         }
     }
 
+    /// A page whose every drawn pixel is a level lighter carries recompression's signature
+    /// (every textured block differs, by a level or two, and no plain one), and the JPEG block
+    /// model, which reads luma, explained any change that kept the blocks' mean luma: glyphs
+    /// tinted blue (ΔE94 8) or a white ground tinted yellow passed. Recompression cannot give gray
+    /// text or a white ground a colour that nothing near them has, so both now fail; the page
+    /// lifted a level alone still passes.
+    func testATintUnderALevelOfNoiseEverywhereFails() {
+        let reference = page()
+        func lifted(tint: (r: Int, g: Int, b: Int), in box: PixelRect? = nil) -> RGBAImage {
+            var image = reference
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let c = image[x, y]
+                    let inBox = box.map { x >= $0.minX && x <= $0.maxX && y >= $0.minY && y <= $0.maxY } ?? false
+                    func level(_ value: UInt8, _ change: Int) -> UInt8 {
+                        let lifted = c == RGBA(255, 255, 255) ? Int(value) : Int(value) + 1
+                        return UInt8(min(255, max(0, lifted + (inBox ? change : 0))))
+                    }
+                    image[x, y] = RGBA(level(c.r, tint.r), level(c.g, tint.g), level(c.b, tint.b))
+                }
+            }
+            return image
+        }
+        let noise = lifted(tint: (0, 0, 0))
+        XCTAssertNotNil(RecompressionNoise(reference, noise))
+        XCTAssertTrue(compare(reference, noise, options: structural).match)
+        let glyphs = PixelRect(minX: 6, minY: 10, maxX: 38, maxY: 21)
+        let ground = PixelRect(minX: 60, minY: 2, maxX: 100, maxY: 30)
+        for (name, actual) in [("glyphs tinted blue", lifted(tint: (0, 0, 12), in: glyphs)), ("ground tinted yellow", lifted(tint: (0, 0, -10), in: ground))] {
+            XCTAssertNotNil(RecompressionNoise(reference, actual), name)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertFalse(result.match, "\(name): \(result.summary)")
+        }
+    }
+
     /// The thin lines that the JPEG block model leaves marked: runs along a row or a column
     /// with nothing marked on either side, long enough, and reaching the line's contrast
     /// somewhere.

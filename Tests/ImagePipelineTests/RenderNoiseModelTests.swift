@@ -81,6 +81,58 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// Gray text tinted blue by 12 levels (ΔE94 8, ink only: the ground stays white) on a page
+    /// round-tripped through JPEG. The tint keeps the blocks' mean luma within a level, so the
+    /// block model, which reads luma, took it for recompression, and it passed. Recompression
+    /// cannot give text a colour that nothing around it has (``RecompressionNoise/ChromaRange``).
+    /// On these two pages nothing coloured lies within a tile of the text; where something does,
+    /// the tint can still pass.
+    func testGrayTextTintedUnderAJPEGRoundTripFails() throws {
+        for name in ["login--jpeg-q90", "settings--jpeg-q95"] {
+            let (reference, roundTrip) = try pair("noise", name)
+            let box = busiestGrayText(in: reference, width: 40, height: 16)
+            var tinted = roundTrip
+            for y in box.minY...box.maxY {
+                for x in box.minX...box.maxX {
+                    let c = tinted[x, y]
+                    tinted[x, y] = RGBA(c.r, c.g, UInt8(min(255, Int(c.b) + 12)))
+                }
+            }
+            XCTAssertTrue(compare(reference, roundTrip, options: structural).match, name)
+            let result = compare(reference, tinted, options: structural)
+            XCTAssertFalse(result.match, "\(name), tinted at \(box): \(result.summary)")
+        }
+    }
+
+    /// The box of the given size, on a 4-pixel grid, that holds the most dark gray pixels.
+    func busiestGrayText(in image: RGBAImage, width: Int, height: Int) -> PixelRect {
+        func isDarkGray(_ c: RGBA) -> Bool {
+            let (low, high) = (min(c.r, c.g, c.b), max(c.r, c.g, c.b))
+            return high < 160 && high - low < 12
+        }
+        // Dark gray pixels above and left of each corner, so that a box is counted in four reads.
+        let stride = image.width + 1
+        var above = [Int](repeating: 0, count: stride * (image.height + 1))
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                above[(y + 1) * stride + x + 1] = above[y * stride + x + 1] + above[(y + 1) * stride + x]
+                    - above[y * stride + x] + (isDarkGray(image[x, y]) ? 1 : 0)
+            }
+        }
+        var best = (count: -1, box: PixelRect(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1))
+        for top in Swift.stride(from: 0, to: image.height - height, by: 4) {
+            for left in Swift.stride(from: 0, to: image.width - width, by: 4) {
+                let (bottom, right) = (top + height, left + width)
+                let count = above[bottom * stride + right] - above[top * stride + right] - above[bottom * stride + left]
+                    + above[top * stride + left]
+                if count > best.count {
+                    best = (count, PixelRect(minX: left, minY: top, maxX: right - 1, maxY: bottom - 1))
+                }
+            }
+        }
+        return best.box
+    }
+
     /// The must-fail canaries `imgdiff tune` paints into a JPEG round trip fail whenever they fail
     /// painted into the reference itself: a faint spot on flat colour, a block moved 2 px and a
     /// 1-px line painted over are never explained as recompression or chroma subsampling (a

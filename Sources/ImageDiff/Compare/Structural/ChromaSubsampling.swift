@@ -53,10 +53,10 @@ struct ChromaSubsampling {
                 for x in 0..<(blockColumns * 2) {
                     let k = (sourceY * width + min(x, width - 1)) * 4
                     if image.hasAlpha && pixels[k + 3] != 255 { return false }
-                    let (r, g, b) = (Float(pixels[k]), Float(pixels[k + 1]), Float(pixels[k + 2]))
+                    let (cb, cr) = Self.chroma(pixels[k], pixels[k + 1], pixels[k + 2])
                     let block = (y / 2) * blockColumns + x / 2
-                    blue[block] += (-0.168_736 * r - 0.331_264 * g + 0.5 * b) / 4
-                    red[block] += (0.5 * r - 0.418_688 * g - 0.081_312 * b) / 4
+                    blue[block] += cb / 4
+                    red[block] += cr / 4
                 }
             }
             return true
@@ -132,6 +132,13 @@ struct ChromaSubsampling {
             }
             return (mixed(blue), mixed(red))
         }
+    }
+
+    /// JFIF's Cb and Cr of a colour, centred on zero.
+    @inline(__always)
+    static func chroma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (cb: Float, cr: Float) {
+        let (r, g, b) = (Float(r), Float(g), Float(b))
+        return (-0.168_736 * r - 0.331_264 * g + 0.5 * b, 0.5 * r - 0.418_688 * g - 0.081_312 * b)
     }
 
     /// `value` rounded to the nearest level, within 0…255.

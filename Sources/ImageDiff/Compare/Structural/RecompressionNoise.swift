@@ -252,9 +252,12 @@ struct RecompressionNoise {
     /// thick and at least `lineLength` long that differs by `lineDeltaE` (CIE94) somewhere:
     /// recompression blurs a thin line over three pixels and keeps it, while a faint rule taken
     /// away moves only its strip of each block, by less than ``stripTolerance`` when it is faint.
+    /// A pixel whose chroma leaves what the reference holds around it (`chroma`, made of the
+    /// reference as given and as JPEG's chroma subsampling draws it) stays marked too: the block
+    /// means are luma's, and a tint moves chroma alone.
     func removeExplained(
         from mask: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, keepingLinesOf lineLength: Int,
-        lineDeltaE: Double
+        lineDeltaE: Double, chroma: ChromaRange
     ) {
         let height = mask.height
         let lines = reference.pixels.withUnsafeBufferPointer { a in
@@ -265,14 +268,109 @@ struct RecompressionNoise {
                 }
             }
         }
-        mask.withUnsafeMutableBytes { bits in
-            guard let bits else { return }
-            for y in 0..<height {
-                let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
-                DifferenceMask.forEachMarked(inRow: row, width: width) { x in
-                    if keepsMean[blockRow + x / Self.blockSide], !lines.contains(y * width + x) { row[x] = 0 }
+        var chroma = chroma
+        actual.pixels.withUnsafeBufferPointer { b in
+            mask.withUnsafeMutableBytes { bits in
+                guard let bits, let b = b.baseAddress else { return }
+                for y in 0..<height {
+                    let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
+                    DifferenceMask.forEachMarked(inRow: row, width: width) { x in
+                        guard keepsMean[blockRow + x / Self.blockSide], !lines.contains(y * width + x) else { return }
+                        if chroma.admits(PixelDelta.rgbOverWhite(b, (y * width + x) * 4), x: x, y: y) { row[x] = 0 }
+                    }
                 }
             }
+        }
+    }
+
+    /// The chroma a recompression of the reference can give each pixel: within the range of Cb
+    /// and of Cr that the reference holds in the pixel's 16 × 16 tile and the tiles around it
+    /// (a 4:2:0 encoder codes chroma per 16 × 16 pixels, its cosines ring across the whole tile,
+    /// and the decoder's upsampling reaches a sample beyond it), widened by ``tolerance`` and by
+    /// ``overshoot`` of the range's own span (quantization rings past the colours it blurs).
+    /// Recompression mixes the colours of an area and cannot make one it lacks: gray text or a
+    /// white ground that turns a little blue, or a flat fill tinted, is a change.
+    ///
+    /// The ranges are read from every image given, for the reference clipped at black and white
+    /// after upsampling holds chroma that its pixels do not; a tile's range is read when a pixel
+    /// of it or beside it is first asked about.
+    struct ChromaRange {
+        static let tileSide = 16
+        static let tolerance: Float = 2
+        static let overshoot: Float = 0.5
+
+        private let sources: [RGBAImage]
+        private let columns: Int, rows: Int
+        /// Per tile, row-major: the lowest and highest Cb and Cr of its pixels in any source.
+        private var tiles: [Extent?]
+
+        /// The lowest and highest Cb and Cr of some pixels.
+        struct Extent {
+            var blue = (low: Float.infinity, high: -Float.infinity)
+            var red = (low: Float.infinity, high: -Float.infinity)
+
+            mutating func include(_ other: Extent) {
+                blue = (min(blue.low, other.blue.low), max(blue.high, other.blue.high))
+                red = (min(red.low, other.red.low), max(red.high, other.red.high))
+            }
+
+            mutating func include(cb: Float, cr: Float) {
+                blue = (min(blue.low, cb), max(blue.high, cb))
+                red = (min(red.low, cr), max(red.high, cr))
+            }
+
+            /// Whether `cb` and `cr` lie within the extent widened by ``ChromaRange/tolerance``
+            /// and ``ChromaRange/overshoot``.
+            func admits(cb: Float, cr: Float) -> Bool {
+                func within(_ value: Float, _ range: (low: Float, high: Float)) -> Bool {
+                    let margin = ChromaRange.tolerance + ChromaRange.overshoot * (range.high - range.low)
+                    return value >= range.low - margin && value <= range.high + margin
+                }
+                return within(cb, blue) && within(cr, red)
+            }
+        }
+
+        /// The ranges of `sources`, images of one size.
+        init(_ sources: [RGBAImage]) {
+            self.sources = sources
+            let (width, height) = (sources.first?.width ?? 0, sources.first?.height ?? 0)
+            columns = (width + Self.tileSide - 1) / Self.tileSide
+            rows = (height + Self.tileSide - 1) / Self.tileSide
+            tiles = Array(repeating: nil, count: columns * rows)
+        }
+
+        /// Whether a recompression of the reference can give pixel (x, y) the colour `rgb`.
+        mutating func admits(_ rgb: (r: UInt8, g: UInt8, b: UInt8), x: Int, y: Int) -> Bool {
+            guard !sources.isEmpty else { return true }
+            let (column, row) = (x / Self.tileSide, y / Self.tileSide)
+            var around = Extent()
+            for neighbourRow in max(0, row - 1)...min(rows - 1, row + 1) {
+                for neighbourColumn in max(0, column - 1)...min(columns - 1, column + 1) {
+                    around.include(extent(ofTile: neighbourRow * columns + neighbourColumn))
+                }
+            }
+            let (cb, cr) = ChromaSubsampling.chroma(rgb.r, rgb.g, rgb.b)
+            return around.admits(cb: cb, cr: cr)
+        }
+
+        private mutating func extent(ofTile tile: Int) -> Extent {
+            if let known = tiles[tile] { return known }
+            let (column, row) = (tile % columns, tile / columns)
+            var found = Extent()
+            for image in sources {
+                image.pixels.withUnsafeBufferPointer { pixels in
+                    guard let pixels = pixels.baseAddress else { return }
+                    for y in (row * Self.tileSide)..<min(image.height, (row + 1) * Self.tileSide) {
+                        for x in (column * Self.tileSide)..<min(image.width, (column + 1) * Self.tileSide) {
+                            let rgb = PixelDelta.rgbOverWhite(pixels, (y * image.width + x) * 4)
+                            let (cb, cr) = ChromaSubsampling.chroma(rgb.r, rgb.g, rgb.b)
+                            found.include(cb: cb, cr: cr)
+                        }
+                    }
+                }
+            }
+            tiles[tile] = found
+            return found
         }
     }
 

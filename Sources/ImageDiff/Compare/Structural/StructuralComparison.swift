@@ -301,6 +301,9 @@ package enum StructuralComparison {
         var recompressed = recompression != nil || chroma != nil
         let given = reference
         var redrawn = false
+        // The reference as given, and as libjpeg's upsampling draws its chroma: what chroma
+        // recompression may give each pixel.
+        var chromaSources = [given]
         // A recompressed pair is compared with the reference as JPEG's chroma subsampling draws
         // it (and its quantization, when that explains the luma), when that leaves fewer
         // candidates; its blocks are then judged against that too.
@@ -309,6 +312,7 @@ package enum StructuralComparison {
             if let quantization { model = model.quantized(quality: quantization.quality, bands: options.bands) }
             for upsampling in ChromaSubsampling.Upsampling.allCases {
                 let reconstruction = model.reconstruction(upsampling: upsampling, bands: options.bands)
+                if upsampling == .triangular { chromaSources.append(reconstruction) }
                 var candidates = ComparisonEngine(reference: reconstruction, actual: actual, options: candidateOptions)
                     .run(kernel: .vectorized)
                 guard candidates.differentPixels < result.differentPixels else { continue }
@@ -344,7 +348,8 @@ package enum StructuralComparison {
         // The candidates' mask is taken out of their result, so that it is changed in place.
         guard var marked = result.mask.take() else { return .counted(result) }
         recompression?.removeExplained(
-            from: &marked, reference, actual, keepingLinesOf: rule.lineLength, lineDeltaE: rule.lineDeltaE)
+            from: &marked, reference, actual, keepingLinesOf: rule.lineLength, lineDeltaE: rule.lineDeltaE,
+            chroma: RecompressionNoise.ChromaRange(chromaSources))
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {
