@@ -84,11 +84,13 @@ final class RenderNoiseModelTests: XCTestCase {
     /// Gray text tinted blue by 12 levels (ΔE94 8, ink only: the ground stays white) on a page
     /// round-tripped through JPEG. The tint keeps the blocks' mean luma within a level, so the
     /// block model, which reads luma, took it for recompression, and it passed. Recompression
-    /// cannot give text a colour that nothing around it has (``RecompressionNoise/ChromaRange``).
-    /// On these two pages nothing coloured lies within a tile of the text; where something does,
-    /// the tint can still pass.
+    /// cannot give text a colour that nothing around it has (``RecompressionNoise/ChromaRange``),
+    /// and no blend of its neighbours or anti-aliasing does either: on the chart, those
+    /// explained most of the tinted pixels kept for their colour, and the rest fell apart into
+    /// clusters too small to fail. Where something of the text's new colour lies within a tile
+    /// (the cards' and the toolbar's blue-gray), the tint still passes.
     func testGrayTextTintedUnderAJPEGRoundTripFails() throws {
-        for name in ["login--jpeg-q90", "settings--jpeg-q95"] {
+        for name in ["login--jpeg-q90", "settings--jpeg-q95", "chart--jpeg-q90"] {
             let (reference, roundTrip) = try pair("noise", name)
             let box = busiestGrayText(in: reference, width: 40, height: 16)
             var tinted = roundTrip

@@ -254,11 +254,13 @@ struct RecompressionNoise {
     /// away moves only its strip of each block, by less than ``stripTolerance`` when it is faint.
     /// A pixel whose chroma leaves what the reference holds around it (`chroma`, made of the
     /// reference as given and as JPEG's chroma subsampling draws it) stays marked too: the block
-    /// means are luma's, and a tint moves chroma alone.
+    /// means are luma's, and a tint moves chroma alone. Returns those pixels (indices,
+    /// row-major): no blend of the colours around them explains them either.
+    @discardableResult
     func removeExplained(
         from mask: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, keepingLinesOf lineLength: Int,
         lineDeltaE: Double, chroma: ChromaRange
-    ) {
+    ) -> [Int] {
         let height = mask.height
         let lines = reference.pixels.withUnsafeBufferPointer { a in
             actual.pixels.withUnsafeBufferPointer { b in
@@ -269,6 +271,7 @@ struct RecompressionNoise {
             }
         }
         var chroma = chroma
+        var tinted: [Int] = []
         actual.pixels.withUnsafeBufferPointer { b in
             mask.withUnsafeMutableBytes { bits in
                 guard let bits, let b = b.baseAddress else { return }
@@ -276,11 +279,16 @@ struct RecompressionNoise {
                     let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
                     DifferenceMask.forEachMarked(inRow: row, width: width) { x in
                         guard keepsMean[blockRow + x / Self.blockSide], !lines.contains(y * width + x) else { return }
-                        if chroma.admits(PixelDelta.rgbOverWhite(b, (y * width + x) * 4), x: x, y: y) { row[x] = 0 }
+                        if chroma.admits(PixelDelta.rgbOverWhite(b, (y * width + x) * 4), x: x, y: y) {
+                            row[x] = 0
+                        } else {
+                            tinted.append(y * width + x)
+                        }
                     }
                 }
             }
         }
+        return tinted
     }
 
     /// The chroma a recompression of the reference can give each pixel: within the range of Cb

@@ -347,9 +347,11 @@ package enum StructuralComparison {
         }
         // The candidates' mask is taken out of their result, so that it is changed in place.
         guard var marked = result.mask.take() else { return .counted(result) }
-        recompression?.removeExplained(
+        // Pixels given a colour that nothing around them has: neither anti-aliasing nor a blend
+        // of neighbours makes one, so they skip those models.
+        let tinted = recompression?.removeExplained(
             from: &marked, reference, actual, keepingLinesOf: rule.lineLength, lineDeltaE: rule.lineDeltaE,
-            chroma: RecompressionNoise.ChromaRange(chromaSources))
+            chroma: RecompressionNoise.ChromaRange(chromaSources)) ?? []
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {
@@ -357,6 +359,7 @@ package enum StructuralComparison {
         }
         let candidates = marked
         let lineWidthChanges = LineWidthChange.find(in: candidates, reference, actual, rule: rule)
+        for index in tinted { marked.clear(x: index % marked.width, y: index / marked.width) }
         result.antialiasedPixels -= countAntialiased(
             in: &marked, reference, actual, onlyOnPlainGround: rule.explainsAntialiasing, bands: options.bands)
         marked.keepCounted()
@@ -364,6 +367,7 @@ package enum StructuralComparison {
         // Consumed, so that the blends clear the mask in place rather than in a copy.
         var unexplained = withoutNeighbourhoodBlends(
             consume marked, reference, actual, rule: rule, bands: options.bands, subpixelText: asDrawn != nil)
+        for index in tinted { unexplained.set(x: index % unexplained.width, y: index / unexplained.width) }
         asDrawn?.text.markingEvenlyCovered(in: &unexplained, candidates: candidates, reference, actual)
         var (clusters, members) = clusters(of: unexplained, reference, actual, rule: rule, bands: options.bands)
         // Another hinting sets text again: words moved along their lines are explained, on a page
