@@ -191,6 +191,34 @@ final class StructuralComparisonTests: XCTestCase {
         XCTAssertEqual(left?.boundingBox, PixelRect(minX: 11, minY: 6, maxX: 11, maxY: 54))
     }
 
+    /// An element snapshot cropped to its border box: the border lies on the image's own edge,
+    /// with no ground beyond it. Its bottom drawn a pixel thicker or thinner passed; it fails as
+    /// a line drawn thicker or thinner, where the whole card moved a pixel in its frame is none.
+    func testABorderOnTheImagesOwnEdgeDrawnThickerFails() {
+        func card(bottom: Int = 1, shiftedDown: Bool = false) -> RGBAImage {
+            let border = RGBA(120, 120, 120)
+            var image = RGBAImage(width: 80, height: 40, filledWith: RGBA(250, 250, 250))
+            for y in 0..<40 { (image[0, y], image[79, y]) = (border, border) }
+            for x in 0..<80 {
+                image[x, 0] = border
+                for y in (40 - bottom)..<40 { image[x, y] = border }
+            }
+            for y in 12..<16 { for x in 10..<40 { image[x, y] = RGBA(30, 30, 30) } }
+            guard shiftedDown else { return image }
+            var moved = RGBAImage(width: 80, height: 40, filledWith: RGBA(250, 250, 250))
+            for y in 1..<40 { for x in 0..<80 { moved[x, y] = image[x, y - 1] } }
+            return moved
+        }
+        for (name, reference, actual) in [("thicker", card(), card(bottom: 2)), ("thinner", card(bottom: 2), card())] {
+            let result = compare(reference, actual, options: structural)
+            XCTAssertFalse(result.match, name)
+            let line = result.clusters?.first(where: \.lineWidthChanged)
+            XCTAssertEqual(line?.boundingBox, PixelRect(minX: 1, minY: 38, maxX: 78, maxY: 38), "\(name): \(result.clusters ?? [])")
+        }
+        let moved = compare(card(), card(shiftedDown: true), options: structural)
+        XCTAssertEqual(moved.clusters?.filter(\.lineWidthChanged).count ?? 0, 0, "\(moved.clusters ?? [])")
+    }
+
     /// What a line drawn thicker must not be taken for: a line moved by a pixel (both its edges
     /// changed), a fill a pixel taller (thicker than a line), the gap between two elements
     /// narrowed as one grew or moved, a line thickened over fewer pixels than a cluster must

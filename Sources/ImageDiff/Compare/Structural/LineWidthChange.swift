@@ -9,7 +9,8 @@
 /// (or a column) of at least the rule's `minimumClusterPixels` differing pixels fails the pair
 /// when every one of them lies between an unchanged line and unchanged ground, with the colour
 /// of the ground in one image and of the line in the other, and the line, at most
-/// ``thickestLine`` thick, has unchanged ground of the same colour beyond it. Thicker, it is a
+/// ``thickestLine`` thick, has unchanged ground of the same colour beyond it, or runs to the
+/// image's edge (an element snapshot cropped to its border box). Thicker, it is a
 /// fill whose edge moved (a box a pixel taller), which text set again by other metrics also
 /// does; between grounds of two colours, it may be the gap between two elements, one of which
 /// moved; and the ground beside the pixel must not change within ``thickestLine`` either, where
@@ -142,7 +143,7 @@ enum LineWidthChange {
                 guard grew || close(reference, index, line, &labCache) && close(actual, index, ground, &labCache),
                     contrast(line, ground, &labCache),
                     let beyond = groundBeyond(line: line, position: position + side, side: side, extent: extent, across: across, &labCache),
-                    close(reference, beyond, ground, &labCache),
+                    beyond.map({ close(reference, $0, ground, &labCache) }) ?? true,
                     groundStays(ground, position: position - side, side: -side, extent: extent, across: across, &labCache)
                 else { continue }
                 return Edge(grew: grew, side: side)
@@ -151,15 +152,20 @@ enum LineWidthChange {
         }
 
         /// Where the unchanged line from `line` on (towards `side`) ends, within
-        /// ``LineWidthChange/thickestLine`` pixels, at a pixel that did not change either and
-        /// stands apart from the line by the rule's line contrast: a line, not a step of a
-        /// gradient or a soft shadow. Nil when it does not.
-        func groundBeyond(line: Int, position: Int, side: Int, extent: Int, across: Int, _ labCache: inout LabCache) -> Int? {
+        /// ``LineWidthChange/thickestLine`` pixels: at a pixel that did not change either and
+        /// stands apart from the line by the rule's line contrast (a line, not a step of a
+        /// gradient or a soft shadow), or at the image's own edge (`.some(nil)`: the border of an
+        /// element snapshot cropped to its border box, one colour up to the edge). Nil when it
+        /// ends neither way.
+        func groundBeyond(line: Int, position: Int, side: Int, extent: Int, across: Int, _ labCache: inout LabCache) -> Int?? {
             for step in 1...LineWidthChange.thickestLine {
-                guard (0..<extent).contains(position + step * side) else { return nil }
+                guard (0..<extent).contains(position + step * side) else { return .some(nil) }
                 let index = line + step * side * across
                 if differs(index) { return nil }
-                if !close(reference, line, index, &labCache) { return contrast(line, index, &labCache) ? index : nil }
+                if !close(reference, line, index, &labCache) {
+                    guard contrast(line, index, &labCache) else { return nil }
+                    return index
+                }
             }
             return nil
         }
