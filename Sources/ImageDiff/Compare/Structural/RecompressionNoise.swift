@@ -256,7 +256,6 @@ struct RecompressionNoise {
     /// reference as given and as JPEG's chroma subsampling draws it) stays marked too: the block
     /// means are luma's, and a tint moves chroma alone. Returns those pixels (indices,
     /// row-major): no blend of the colours around them explains them either.
-    @discardableResult
     func removeExplained(
         from mask: inout DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, keepingLinesOf lineLength: Int,
         lineDeltaE: Double, chroma: ChromaRange
@@ -294,10 +293,13 @@ struct RecompressionNoise {
     /// The chroma a recompression of the reference can give each pixel: within the range of Cb
     /// and of Cr that the reference holds in the pixel's 16 × 16 tile and the tiles around it
     /// (a 4:2:0 encoder codes chroma per 16 × 16 pixels, its cosines ring across the whole tile,
-    /// and the decoder's upsampling reaches a sample beyond it), widened by ``tolerance`` and by
-    /// ``overshoot`` of the range's own span (quantization rings past the colours it blurs).
-    /// Recompression mixes the colours of an area and cannot make one it lacks: gray text or a
-    /// white ground that turns a little blue, or a flat fill tinted, is a change.
+    /// and the decoder's upsampling reaches a sample beyond it), widened by ``tolerance``, by
+    /// ``overshoot`` of the range's own span (quantization rings past the colours it blurs), and
+    /// away from gray by ``saturation`` times the range's reach on that side (a reference that
+    /// is itself the JPEG holds thin coloured strokes averaged with their ground, so the new
+    /// image, drawn sharp, holds the same hues more saturated). Recompression mixes the colours
+    /// of an area and cannot make a hue it lacks: gray text or a white ground that turns a
+    /// little blue, or a fill tinted towards gray or another hue, is a change.
     ///
     /// The ranges are read from every image given, for the reference clipped at black and white
     /// after upsampling holds chroma that its pixels do not; a tile's range is read when a pixel
@@ -306,6 +308,7 @@ struct RecompressionNoise {
         static let tileSide = 16
         static let tolerance: Float = 2
         static let overshoot: Float = 0.5
+        static let saturation: Float = 3
 
         private let sources: [RGBAImage]
         private let columns: Int, rows: Int
@@ -332,7 +335,8 @@ struct RecompressionNoise {
             func admits(cb: Float, cr: Float) -> Bool {
                 func within(_ value: Float, _ range: (low: Float, high: Float)) -> Bool {
                     let margin = ChromaRange.tolerance + ChromaRange.overshoot * (range.high - range.low)
-                    return value >= range.low - margin && value <= range.high + margin
+                    return value >= range.low - margin - ChromaRange.saturation * max(-range.low, 0)
+                        && value <= range.high + margin + ChromaRange.saturation * max(range.high, 0)
                 }
                 return within(cb, blue) && within(cr, red)
             }

@@ -336,6 +336,7 @@ package enum StructuralComparison {
                 (recompression, recompressed) = (nil, false)
             }
         }
+        if recompression == nil { chromaSources = [] }
         // An LCD pair as drawn, before its text is redrawn: its coherent changes are judged
         // on it, as the redraw keeps ink lightness, not ink colour.
         var asDrawn: (marked: DifferenceMask, reference: RGBAImage, actual: RGBAImage, text: SubpixelText)?
