@@ -57,6 +57,40 @@ final class ChromaSubsamplingTests: XCTestCase {
         XCTAssertFalse(try XCTUnwrap(JPEGQuantization.estimate(page, page)).explainsDifference)
     }
 
+    /// A page cut from a larger capture after that was written as JPEG: the page inside a blue
+    /// frame one pixel wide, through MagickWand's libjpeg at quality 90, 4:2:0, the frame cut
+    /// away. 4:2:0 averaged the frame's blue into the page's outermost pixels, which hold a hue
+    /// nothing of the page has; the chroma rule leaves the image's edges unbounded
+    /// (``RecompressionNoise/ChromaRange/edgeReach``), and the pair passes. The same page with its
+    /// title and fields tinted yellow, cut from the same kind of capture, still fails.
+    func testAPageCutFromItsJPEGAfterEncodingPasses() throws {
+        let page = try ImageDecoder.decode(
+            contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/render/noise/ref/login--jpeg-q90.png").path)
+        func cutFromFramedJPEG(_ image: RGBAImage) throws -> RGBAImage {
+            var framed = RGBAImage(width: image.width + 2, height: image.height + 2, filledWith: RGBA(30, 60, 200), hasAlpha: false)
+            for y in 0..<image.height {
+                for x in 0..<image.width { framed[x + 1, y + 1] = image[x, y] }
+            }
+            let decoded = try decode(try jpegBytes(of: framed, quality: 90), upsampling: .triangular)
+            var cut = RGBAImage(width: image.width, height: image.height, filledWith: RGBA(0, 0, 0), hasAlpha: false)
+            for y in 0..<image.height {
+                for x in 0..<image.width { cut[x, y] = decoded[x + 1, y + 1] }
+            }
+            return cut
+        }
+        let structural = ComparisonOptions(metric: .structural(StructuralRule()))
+        let result = compare(page, try cutFromFramedJPEG(page), options: structural)
+        XCTAssertTrue(result.match, result.summary)
+        var tinted = page
+        for y in 20..<130 {
+            for x in 56..<200 {
+                let c = tinted[x, y]
+                tinted[x, y] = RGBA(UInt8(min(255, Int(c.r) + 10)), UInt8(min(255, Int(c.g) + 10)), UInt8(max(0, Int(c.b) - 10)), c.a)
+            }
+        }
+        XCTAssertFalse(compare(page, try cutFromFramedJPEG(tinted), options: structural).match)
+    }
+
     /// Pixels of two opaque images of one size that differ by more than 3 levels in a channel.
     static func differing(_ first: RGBAImage, _ second: RGBAImage) -> Int {
         compare(first, second, options: ComparisonOptions(metric: .channel(tolerance: 3))).differentPixels

@@ -278,7 +278,7 @@ struct RecompressionNoise {
                     let row = bits + y * width, blockRow = (y / Self.blockSide) * columns
                     DifferenceMask.forEachMarked(inRow: row, width: width) { x in
                         guard keepsMean[blockRow + x / Self.blockSide], !lines.contains(y * width + x) else { return }
-                        if chroma.admits(PixelDelta.rgbOverWhite(b, (y * width + x) * 4), x: x, y: y) {
+                        if chroma.admits(b, width: width, height: height, x: x, y: y) {
                             row[x] = 0
                         } else {
                             tinted.append(y * width + x)
@@ -301,19 +301,32 @@ struct RecompressionNoise {
     /// of an area and cannot make a hue it lacks: gray text or a white ground that turns a
     /// little blue, or a fill tinted towards gray or another hue, is a change.
     ///
+    /// The new pixel is judged as it is and as 4:2:0 averages it with its 2 × 2 block: when the
+    /// reference is the JPEG and the new image the sharp one, a coloured line one pixel wide
+    /// holds its full hue in the new image and only half of it in the reference. A tint of an
+    /// area keeps its hue averaged. Within ``edgeReach`` of the image's edges nothing is
+    /// bounded: an image cut from a larger one after encoding holds there the colour of what
+    /// was cut away.
+    ///
     /// The ranges are read from every image given, for the reference clipped at black and white
-    /// after upsampling holds chroma that its pixels do not; a tile's range is read when a pixel
-    /// of it or beside it is first asked about.
+    /// after upsampling holds chroma that its pixels do not; a tile's range, and its merge with
+    /// the tiles around it, is read when a pixel of it is first asked about.
     struct ChromaRange {
         static let tileSide = 16
         static let tolerance: Float = 2
         static let overshoot: Float = 0.5
         static let saturation: Float = 3
+        /// How far into the image colour from beyond its edge reaches, when the image was cut
+        /// from a larger one after encoding: one chroma sample of 4:2:0 (two pixels), whose
+        /// colour the encoder averaged with what was cut away. There any chroma is admitted.
+        static let edgeReach = 2
 
         private let sources: [RGBAImage]
         private let columns: Int, rows: Int
         /// Per tile, row-major: the lowest and highest Cb and Cr of its pixels in any source.
         private var tiles: [Extent?]
+        /// Per tile: its extent merged with those of the tiles around it.
+        private var neighbourhoods: [Extent?]
 
         /// The lowest and highest Cb and Cr of some pixels.
         struct Extent {
@@ -349,20 +362,43 @@ struct RecompressionNoise {
             columns = (width + Self.tileSide - 1) / Self.tileSide
             rows = (height + Self.tileSide - 1) / Self.tileSide
             tiles = Array(repeating: nil, count: columns * rows)
+            neighbourhoods = tiles
         }
 
-        /// Whether a recompression of the reference can give pixel (x, y) the colour `rgb`.
-        mutating func admits(_ rgb: (r: UInt8, g: UInt8, b: UInt8), x: Int, y: Int) -> Bool {
+        /// Whether a recompression of the reference can give pixel (x, y) of `image` its colour,
+        /// as it is or as 4:2:0 subsampling averages it with the pixels of its 2 × 2 block.
+        mutating func admits(_ image: UnsafePointer<UInt8>, width: Int, height: Int, x: Int, y: Int) -> Bool {
             guard !sources.isEmpty else { return true }
-            let (column, row) = (x / Self.tileSide, y / Self.tileSide)
+            let edge = Self.edgeReach
+            guard x >= edge, y >= edge, x < width - edge, y < height - edge else { return true }
+            let range = neighbourhood(ofTile: (y / Self.tileSide) * columns + x / Self.tileSide)
+            let own = PixelDelta.rgbOverWhite(image, (y * width + x) * 4)
+            let (cb, cr) = ChromaSubsampling.chroma(own.r, own.g, own.b)
+            if range.admits(cb: cb, cr: cr) { return true }
+            let (left, top) = (x & ~1, y & ~1)
+            var (blue, red, count): (Float, Float, Float) = (0, 0, 0)
+            for blockY in top...min(top + 1, height - 1) {
+                for blockX in left...min(left + 1, width - 1) {
+                    let rgb = PixelDelta.rgbOverWhite(image, (blockY * width + blockX) * 4)
+                    let (cb, cr) = ChromaSubsampling.chroma(rgb.r, rgb.g, rgb.b)
+                    (blue, red, count) = (blue + cb, red + cr, count + 1)
+                }
+            }
+            return range.admits(cb: blue / count, cr: red / count)
+        }
+
+        /// The extent of a tile and the tiles around it, merged once.
+        private mutating func neighbourhood(ofTile tile: Int) -> Extent {
+            if let known = neighbourhoods[tile] { return known }
+            let (column, row) = (tile % columns, tile / columns)
             var around = Extent()
             for neighbourRow in max(0, row - 1)...min(rows - 1, row + 1) {
                 for neighbourColumn in max(0, column - 1)...min(columns - 1, column + 1) {
                     around.include(extent(ofTile: neighbourRow * columns + neighbourColumn))
                 }
             }
-            let (cb, cr) = ChromaSubsampling.chroma(rgb.r, rgb.g, rgb.b)
-            return around.admits(cb: cb, cr: cr)
+            neighbourhoods[tile] = around
+            return around
         }
 
         private mutating func extent(ofTile tile: Int) -> Extent {
