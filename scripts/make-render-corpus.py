@@ -126,6 +126,12 @@ joblog, agenda, player) and seventeen more changes, written after the thirteenth
 (no rule changed on it) and before any rule aimed at the misses the blind sets share, and committed
 before any mode was run on them (Fixtures/render-blind14 is `--blind14 --out Fixtures/render-blind14`).
 
+With --blind15 it writes a fifteenth blind set the same way: five more pages (repo, fitness,
+storage, invite, transit) and seventeen more changes, written after the fourteenth had been
+measured and a rule for text set again (fragments counted towards its signature) written on the
+earlier sets, and committed before any mode was run on them (Fixtures/render-blind15 is
+`--blind15 --out Fixtures/render-blind15`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -143,6 +149,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind12 --out DIR
        scripts/make-render-corpus.py --blind13 --out DIR
        scripts/make-render-corpus.py --blind14 --out DIR
+       scripts/make-render-corpus.py --blind15 --out DIR
 """
 import argparse
 import os
@@ -2770,6 +2777,120 @@ BLIND14_CHANGES = [
      "hinting-none"),
 ]
 
+BLIND15_PAGES = {
+    "repo": """
+<style>
+.rp { margin: 8px 12px; font-size: 11px; color: #1f2328; }
+.rp h4 { margin: 0 0 3px; font-size: 13px; font-weight: normal; }
+.rp h4 b { font-weight: bold; }
+.rp p { margin: 0 0 6px; color: #656d76; font-size: 10px; }
+.chips { display: flex; gap: 6px; margin-bottom: 6px; }
+.chip { padding: 1px 6px; border: 1px solid #d0d7de; border-radius: 10px; font-size: 9px; color: #24292f; background: #f6f8fa; }
+.lang { display: flex; height: 6px; border-radius: 3px; overflow: hidden; margin-bottom: 4px; }
+.lang i { display: block; }
+.legend { font-size: 9px; color: #57606a; }
+.legend span { margin-right: 10px; }
+</style>
+<div class="rp"><h4>imgdiff / <b>imgdiff</b></h4><p id="d">Image diffs for snapshot tests and CI</p>
+<div class="chips"><span class="chip">Stars 1.2k</span><span class="chip" id="f">Forks 86</span><span class="chip">Issues 14</span></div>
+<div class="lang"><i style="width:71%;background:#f05138"></i><i style="width:18%;background:#555555"></i><i style="width:11%;background:#3572a5"></i></div>
+<div class="legend"><span>Swift 71%</span><span>C 18%</span><span>Python 11%</span></div></div>
+""",
+    "fitness": """
+<style>
+.ft { margin: 8px 12px; font-size: 11px; color: #212529; display: flex; gap: 14px; }
+.ring { width: 54px; height: 54px; border-radius: 27px; border: 6px solid #ff6b6b; border-right-color: #ffe3e3;
+        box-sizing: border-box; }
+.stats div { margin-bottom: 4px; }
+.stats b { font-size: 13px; margin-right: 3px; }
+.stats small { color: #7d858d; font-size: 9px; }
+.goal { color: #2b8a3e; font-size: 9px; }
+</style>
+<div class="ft"><div class="ring"></div><div class="stats">
+<div><b id="st">8,412</b><small>steps</small></div>
+<div><b>5.9</b><small>km walked</small></div>
+<div><b>41</b><small>active minutes</small></div>
+<div class="goal">Goal reached 4 days in a row</div></div></div>
+""",
+    "storage": """
+<style>
+.sg { margin: 8px 12px; font-size: 10px; color: #25282b; width: 300px; }
+.sg h4 { margin: 0 0 4px; font-size: 12px; }
+.used { display: flex; height: 8px; border-radius: 4px; overflow: hidden; background: #e9ecef; margin-bottom: 5px; }
+.used i { display: block; }
+.row { display: flex; padding: 2px 0; border-bottom: 1px solid #f1f3f5; }
+.row span { flex: 1; }
+.sw { width: 8px; height: 8px; border-radius: 2px; margin: 2px 6px 0 0; }
+.row em { font-style: normal; color: #80878e; }
+.free { margin-top: 4px; color: #5f676e; font-size: 9px; }
+</style>
+<div class="sg"><h4>Storage</h4>
+<div class="used"><i style="width:38%;background:#7048e8"></i><i style="width:21%;background:#1098ad"></i><i style="width:9%;background:#f59f00"></i></div>
+<div class="row"><i class="sw" style="background:#7048e8"></i><span>Photos</span><em>48.2 GB</em></div>
+<div class="row"><i class="sw" style="background:#1098ad"></i><span id="a">Apps</span><em>26.5 GB</em></div>
+<div class="row"><i class="sw" style="background:#f59f00"></i><span>Documents</span><em>11.3 GB</em></div>
+<div class="free">40.0 GB free of 128 GB</div></div>
+""",
+    "invite": """
+<style>
+.iv { margin: 8px 12px; font-size: 11px; color: #1e2125; width: 260px; }
+.iv h4 { margin: 0 0 6px; font-size: 12px; }
+.iv label { display: block; font-size: 9px; color: #6b737b; margin-bottom: 2px; }
+.iv .in { border: 1px solid #ced4da; border-radius: 3px; padding: 3px 5px; margin-bottom: 6px; }
+.roles { display: flex; gap: 4px; margin-bottom: 8px; }
+.roles span { flex: 1; text-align: center; padding: 2px 0; border: 1px solid #dee2e6; border-radius: 3px; font-size: 9px; }
+.roles .on { border-color: #4263eb; color: #4263eb; background: #edf2ff; }
+.send { text-align: center; padding: 4px 0; border-radius: 4px; background: #4263eb; color: #fff; }
+</style>
+<div class="iv"><h4>Invite to workspace</h4><label>Email address</label><div class="in" id="em">grace@harbor.dev</div>
+<div class="roles"><span>Viewer</span><span class="on">Editor</span><span>Admin</span></div>
+<div class="send">Send invite</div></div>
+""",
+    "transit": """
+<style>
+.tr { margin: 8px 12px; font-size: 11px; color: #22272b; }
+.tr h4 { margin: 0 0 4px; font-size: 12px; }
+.dep { display: flex; align-items: center; padding: 3px 0; border-bottom: 1px solid #eceff1; }
+.ln { width: 22px; text-align: center; border-radius: 3px; color: #fff; font-size: 9px; font-weight: bold; margin-right: 8px; padding: 1px 0; }
+.dep span { flex: 1; }
+.dep time { font-variant-numeric: tabular-nums; }
+.dep small { color: #868e96; font-size: 9px; margin-left: 6px; }
+.late { color: #e03131; }
+</style>
+<div class="tr"><h4>Stop: Market Square</h4>
+<div class="dep"><i class="ln" style="background:#1971c2">12</i><span>Harbour</span><time>4 min</time><small>Pl. 2</small></div>
+<div class="dep"><i class="ln" style="background:#2f9e44">7</i><span id="d2">University</span><time>9 min</time><small>Pl. 1</small></div>
+<div class="dep"><i class="ln" style="background:#f08c00">31</i><span>Airport</span><time class="late">16 min</time><small>Pl. 3</small></div></div>
+""",
+}
+
+BLIND15_CHANGES = [
+    ("repo", "word", '<span class="chip" id="f">Forks 86</span>', '<span class="chip" id="f">Forks 88</span>', "no-subpixel-pos"),
+    ("repo", "text-colour", ".rp p { margin: 0 0 6px; color: #656d76;", ".rp p { margin: 0 0 6px; color: #555d66;", "hinting-none"),
+    ("repo", "border-removed", ".chip { padding: 1px 6px; border: 1px solid #d0d7de;", ".chip { padding: 1px 6px; border: 1px solid transparent;",
+     "hinting-medium"),
+    ("repo", "letter-spacing", '<p id="d">Image diffs', '<p id="d" style="letter-spacing:0.4px">Image diffs', "hinting-full"),
+    ("fitness", "word", '<b id="st">8,412</b>', '<b id="st">8,442</b>', "lcd-text"),
+    ("fitness", "text-colour", ".goal { color: #2b8a3e;", ".goal { color: #237032;", "swiftshader"),
+    ("fitness", "moved-2px", '<div class="stats">', '<div class="stats" style="margin-top:2px">', "display-p3"),
+    ("storage", "word", '<span id="a">Apps</span>', '<span id="a">Games</span>', "generic-rgb"),
+    ("storage", "button-colour", 'width:9%;background:#f59f00"', 'width:9%;background:#f08c00"', "jpeg-q90"),
+    ("storage", "border-removed", ".row { display: flex; padding: 2px 0; border-bottom: 1px solid #f1f3f5; }",
+     ".row { display: flex; padding: 2px 0; border-bottom: 1px solid transparent; }", "jpeg-q95"),
+    ("invite", "word", '<div class="in" id="em">grace@harbor.dev</div>', '<div class="in" id="em">grace@harbor.de</div>',
+     "other-machine"),
+    ("invite", "button-colour", ".send { text-align: center; padding: 4px 0; border-radius: 4px; background: #4263eb;",
+     ".send { text-align: center; padding: 4px 0; border-radius: 4px; background: #3b5bdb;", "no-subpixel-pos"),
+    ("invite", "letter-spacing", "<h4>Invite to workspace</h4>", '<h4 style="letter-spacing:0.4px">Invite to workspace</h4>',
+     "hinting-none"),
+    ("transit", "word", "<time>9 min</time>", "<time>8 min</time>", "hinting-medium"),
+    ("transit", "text-colour", ".dep small { color: #868e96;", ".dep small { color: #767e86;", "hinting-full"),
+    ("transit", "icon-removed", '<i class="ln" style="background:#2f9e44">7</i>',
+     '<i class="ln" style="background:#2f9e44;visibility:hidden">7</i>', "lcd-text"),
+    ("transit", "moved-2px", '<span id="d2">University</span>', '<span id="d2" style="margin-left:2px">University</span>',
+     "swiftshader"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -2889,7 +3010,7 @@ def main():
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
                  "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES),
                  "blind12": (BLIND12_PAGES, BLIND12_CHANGES), "blind13": (BLIND13_PAGES, BLIND13_CHANGES),
-                 "blind14": (BLIND14_PAGES, BLIND14_CHANGES)}
+                 "blind14": (BLIND14_PAGES, BLIND14_CHANGES), "blind15": (BLIND15_PAGES, BLIND15_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
@@ -2898,13 +3019,13 @@ def main():
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
                        ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set"),
                        ("blind12", "the twelfth blind set"), ("blind13", "the thirteenth blind set"),
-                       ("blind14", "the fourteenth blind set")]:
+                       ("blind14", "the fourteenth blind set"), ("blind15", "the fifteenth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind14 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind15 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -2988,6 +3109,9 @@ LATER_BLIND_SETS = {
     "blind14": ("fourteenth", "the thirteenth blind set had been measured, with no rule changed on it, and before any "
                               "rule was written for the changes its misses share (text recoloured or retyped under "
                               "text noise)"),
+    "blind15": ("fifteenth", "the fourteenth blind set had been measured (no rule changed on it) and a rule for text "
+                             "set again written on the earlier sets (fragments too small to fail counted towards its "
+                             "signature)"),
 }
 
 
