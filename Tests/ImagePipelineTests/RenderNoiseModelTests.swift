@@ -27,18 +27,29 @@ final class RenderNoiseModelTests: XCTestCase {
         "table--hinting-medium + shifted-block", "inbox--hinting-full + letter removed",
     ]
 
-    /// Asserts that the change `name` fails the structural mode, or, if the scattered-noise
-    /// model gives it up, that it passes by default and fails with the model off.
+    /// The changes the text model gives up (see ``TextReflow``): a word moved along its line on
+    /// a page whose text other hinting set again is that model's to explain. The card's label
+    /// moved 2 px right under medium hinting passes since fragments of the other lines count
+    /// towards the model's signature; it fails with the model off.
+    let givenUpToTextReflow: Set<String> = ["cards--moved-2px+hinting-medium"]
+
+    /// Asserts that the change `name` fails the structural mode, or, if the scattered-noise or
+    /// the text model gives it up, that it passes by default and fails with that model off.
     func assertChangeFails(
         _ reference: RGBAImage, _ actual: RGBAImage, _ name: String, file: StaticString = #filePath, line: UInt = #line
     ) {
         let result = compare(reference, actual, options: structural)
-        guard givenUpToScatteredNoise.contains(name) else {
+        let strictRule: StructuralRule
+        if givenUpToScatteredNoise.contains(name) {
+            strictRule = StructuralRule(explainsScatteredNoise: false)
+        } else if givenUpToTextReflow.contains(name) {
+            strictRule = StructuralRule(explainsTextReflow: false)
+        } else {
             XCTAssertFalse(result.match, "\(name): passes", file: file, line: line)
             return
         }
-        XCTAssertTrue(result.match, "\(name): no longer given up to scattered noise", file: file, line: line)
-        let strict = ComparisonOptions(metric: .structural(StructuralRule(explainsScatteredNoise: false)))
+        XCTAssertTrue(result.match, "\(name): no longer given up", file: file, line: line)
+        let strict = ComparisonOptions(metric: .structural(strictRule))
         XCTAssertFalse(compare(reference, actual, options: strict).match, "\(name): passes without the model", file: file, line: line)
     }
 
@@ -609,6 +620,28 @@ final class RenderNoiseModelTests: XCTestCase {
         XCTAssertEqual(judged.changes, 32)
     }
 
+    /// Text set again where the other models explained most of each reshaped glyph: what other
+    /// hinting left of most lines is a fragment of 4-7 pixels, too small to fail, which a move
+    /// fits as a word redrawn; those fragments count towards the model's signature (words moved
+    /// on three lines), and the words that would fail pass. Each page fails with the text model
+    /// off, and so does a word changed alone on it.
+    func testTextSetAgainLeavingFragmentsOnOtherLinesPasses() throws {
+        let pages = [
+            ("render-blind5", "quiz--hinting-full"), ("render-blind13", "exchange--hinting-medium"),
+            ("render-blind14", "joblog--hinting-full"),
+        ]
+        for (corpus, name) in pages {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertTrue(result.match, "\(corpus)/\(name): \(result.summary)")
+            let off = ComparisonOptions(metric: .structural(StructuralRule(explainsTextReflow: false)))
+            XCTAssertFalse(compare(reference, actual, options: off).match, "\(corpus)/\(name) without the text model")
+            let page = String(name.prefix { $0 != "-" })
+            let (unchanged, changed) = try pair("changes", "\(page)--word", corpus: corpus)
+            XCTAssertFalse(compare(unchanged, changed, options: structural).match, "\(corpus)/\(page)--word")
+        }
+    }
+
     /// Full and medium hinting set the text again: pages where words moved on three lines or
     /// more pass (``TextReflow``), those whose glyphs also moved drawn the same (whole pixels),
     /// reshaped beyond a fit, or split a stem over two columns, as the words beside them on
@@ -758,7 +791,7 @@ final class RenderNoiseModelTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(crops, 644)
+        XCTAssertEqual(crops, 556)
     }
 
     func testChangedColoursAndOtherNoiseAreNeverTakenForADrift() throws {

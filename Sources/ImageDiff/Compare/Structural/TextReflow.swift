@@ -28,7 +28,10 @@
 ///
 /// The model holds only in a pair that carries the signature: clusters explained so on at
 /// least ``minimumLines`` separate lines. One element moved, respaced or recoloured changes
-/// one or two lines; a hinting change moves text all over the page. A drawing that moved
+/// one or two lines; a hinting change moves text all over the page. Where the other models
+/// explained most of each reshaped glyph, what is left of a line may be a fragment too small to
+/// fail: one at least half that size that a move fits as a word redrawn (the same test) counts
+/// its line too. A drawing that moved
 /// unchanged, pixel for pixel (a margin or padding changed, a block shifted), is a change of
 /// layout and is never explained, unless it is a rule or border at most three pixels thick:
 /// those are drawn the same wherever they land, and move with the cells beside them. A word
@@ -99,9 +102,7 @@ struct TextReflow {
             actual.pixels.withUnsafeBufferPointer { b in
                 guard let a = a.baseAddress, let b = b.baseAddress else { return }
                 for (pixels, box) in searched {
-                    let padded = PixelRect(
-                        minX: max(0, box.minX - margin.x), minY: max(0, box.minY - margin.y),
-                        maxX: min(width - 1, box.maxX + margin.x), maxY: min(height - 1, box.maxY + margin.y))
+                    let padded = paddedBox(box, width: width, height: height)
                     let region = Region(around: padded, width: width, height: height, a, b)
                     let (fit, move) = region.fit(over: padded)
                     switch fit {
@@ -125,12 +126,55 @@ struct TextReflow {
                 }
             }
         }
-        guard lines(of: redrawn.map { $0.box.minY...$0.box.maxY }) >= minimumLines else { return nil }
+        var wordLines = redrawn.map { $0.box.minY...$0.box.maxY }
+        if lines(of: wordLines) < minimumLines {
+            wordLines += fragmentLines(clusters: clusters, members: members, reference, actual, smallestFailing: smallestFailing)
+        }
+        guard lines(of: wordLines) >= minimumLines else { return nil }
         let alongTheirLines = redrawn.indices.filter { word in
             let others = redrawn.indices.filter { $0 != word }.map { redrawn[$0] }
             return movesWithItsLine(redrawn[word].box, move: redrawn[word].move.dx, among: others, oneSided: oneSidedDrift, unjudged: true)
         }.map { redrawn[$0] }
         return alongTheirLines.flatMap(\.pixels) + rules + movedWithTheirLines(unfitted, among: redrawn)
+    }
+
+    /// The rows of the clusters too small to fail, but at least half that size, that a move fits
+    /// as a word redrawn (the test of ``explained(clusters:members:_:_:smallestFailing:)``):
+    /// what other hinting leaves of a line where the other models explained most of each
+    /// reshaped glyph. Searched up to ``largestSearchedArea`` of windows.
+    static func fragmentLines(
+        clusters: [DifferenceCluster], members: StructuralComparison.ClusterMembers, _ reference: RGBAImage, _ actual: RGBAImage,
+        smallestFailing: Int
+    ) -> [ClosedRange<Int>] {
+        let (width, height) = (reference.width, reference.height)
+        var found: [ClosedRange<Int>] = []
+        reference.pixels.withUnsafeBufferPointer { a in
+            actual.pixels.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                var budget = largestSearchedArea
+                for (index, cluster) in clusters.enumerated()
+                where cluster.pixels < smallestFailing && 2 * cluster.pixels >= smallestFailing {
+                    let padded = paddedBox(cluster.boundingBox, width: width, height: height)
+                    budget -= padded.width * padded.height
+                    guard budget >= 0 else { break }
+                    let region = Region(around: padded, width: width, height: height, a, b)
+                    guard case (.redrawn, let move) = region.fit(over: padded) else { continue }
+                    let pixels = members[index]
+                    let broughtClose = pixels.count { region.bringsClose($0 % width, $0 / width, move) }
+                    if Double(broughtClose) >= leastExplained * Double(pixels.count) {
+                        found.append(cluster.boundingBox.minY...cluster.boundingBox.maxY)
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// `box` widened by ``margin`` within the image: the glyph edges beside a cluster.
+    static func paddedBox(_ box: PixelRect, width: Int, height: Int) -> PixelRect {
+        PixelRect(
+            minX: max(0, box.minX - margin.x), minY: max(0, box.minY - margin.y),
+            maxX: min(width - 1, box.maxX + margin.x), maxY: min(height - 1, box.maxY + margin.y))
     }
 
     /// Whether a cluster at `box` that moved `move` along its line moved as the line did: within
