@@ -109,13 +109,30 @@ public enum ImageFile {
     /// leftover of a killed run, safe to remove. The writer is gone when no process has its ID,
     /// or when the one that has it started at another time.
     public static func isAbandonedTemporaryName(_ name: some Collection<UInt8>) -> Bool {
-        guard name.starts(with: temporaryPrefix.utf8) else { return false }
+        guard let owner = temporaryOwner(of: name) else { return false }
+        if kill(owner.pid, 0) != 0 && errno == ESRCH { return true }
+        guard let started = owner.started, let running = startTime(of: owner.pid) else { return false }
+        return started != running
+    }
+
+    /// Whether `name` is one of imgdiff's temporary names whose writer runs on this system: a
+    /// process has its ID and started at the time the name records. False where the name records
+    /// no start time, or the system does not say.
+    public static func isRunningTemporaryOwner(_ name: some Collection<UInt8>) -> Bool {
+        guard let owner = temporaryOwner(of: name), let started = owner.started, let running = startTime(of: owner.pid) else {
+            return false
+        }
+        return started == running
+    }
+
+    /// The writer a temporary name records: its process ID, and its start time where recorded.
+    /// Nil for a name that is not one of imgdiff's temporary names.
+    static func temporaryOwner(of name: some Collection<UInt8>) -> (pid: Int32, started: UInt64?)? {
+        guard name.starts(with: temporaryPrefix.utf8) else { return nil }
         let owner = String(decoding: name.dropFirst(temporaryPrefix.utf8.count).prefix { $0 != UInt8(ascii: "-") }, as: UTF8.self)
         let parts = owner.split(separator: "_", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let pid = Int32(parts[0]), pid > 0 else { return false }
-        if kill(pid, 0) != 0 && errno == ESRCH { return true }
-        guard parts.count == 2, let started = UInt64(parts[1]), let running = startTime(of: pid) else { return false }
-        return started != running
+        guard let pid = Int32(parts[0]), pid > 0 else { return nil }
+        return (pid, parts.count == 2 ? UInt64(parts[1]) : nil)
     }
 
     /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field);

@@ -106,7 +106,9 @@ struct ReportFolder {
     }
 
     /// Staging folders no running process holds: those whose lock is free (``holdLock(on:)``),
-    /// or, where the file system keeps no locks, whose writer is gone by its process ID.
+    /// or, where the file system keeps no locks, whose writer is gone by its process ID. A free
+    /// lock on a folder whose writer runs here (its process ID and start time) is a run between
+    /// making its folder and locking it, and is left alone.
     private static func removeAbandonedStagingFolders(in parent: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for name in names where name.utf8.starts(with: ImageFile.temporaryPrefix.utf8) {
@@ -117,6 +119,7 @@ struct ReportFolder {
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                guard !ImageFile.isRunningTemporaryOwner(name.utf8) else { continue }
                 try? FileManager.default.removeItem(atPath: path)
             } else if errno != EWOULDBLOCK, ImageFile.isAbandonedTemporaryName(name.utf8) {
                 try? FileManager.default.removeItem(atPath: path)

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import TestSupport
 import XCTest
 
@@ -96,6 +97,19 @@ final class FileSafetyTests: ReliabilityTestCase {
         let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(entries(path("ref")), [live, "changed.png", "same.png"])
+    }
+
+    /// A staging folder that is not locked yet, because its run is between making it and
+    /// locking it, stays when its writer runs: here one named for this test's process, which
+    /// runs. Another run that removed it made the first fail ("no such directory"), now and
+    /// then, when several ran on one --out at once.
+    func testAStagingFolderOfARunningWriterStaysBeforeItIsLocked() throws {
+        try makeSuite()
+        let staging = ImageFile.temporaryName()
+        try FileManager.default.createDirectory(atPath: path(staging), withIntermediateDirectories: false)
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path(staging)), "removed while its writer runs")
+        try FileManager.default.removeItem(atPath: path(staging))
     }
 
     /// An interrupted batch (Ctrl-C, `kill`, a CI job's timeout) ends by its signal, leaves the
