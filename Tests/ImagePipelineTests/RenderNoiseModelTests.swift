@@ -620,6 +620,29 @@ final class RenderNoiseModelTests: XCTestCase {
         XCTAssertEqual(judged.changes, 32)
     }
 
+    /// A block of four lines of text moved 2 px down, alone and under another display profile,
+    /// leaves 76-78 small clusters of glyph edges, as many as make other hinting's noise scattered;
+    /// but each is the new image's drawing moved by the same (0, 2), so they are no scattered
+    /// noise (``MovedCopies``), and the pair fails. Pages of other hinting, whose glyphs are drawn
+    /// again rather than moved, still pass.
+    func testABlockOfTextMovedLeavesCopiesNotScatteredNoise() throws {
+        for name in ["fitness--moved-2px", "fitness--moved-2px+display-p3"] {
+            let (reference, actual) = try pair("changes", name, corpus: "render-blind15")
+            let result = compare(reference, actual, options: structural)
+            XCTAssertFalse(result.match, "\(name): \(result.summary)")
+            let strong = StructuralRule().strongClusters(among: result.clusters ?? [])
+            XCTAssertGreaterThanOrEqual(strong, StructuralRule.scatteredNoiseClusters, name)
+        }
+        let (reference, actual) = try pair("changes", "fitness--moved-2px", corpus: "render-blind15")
+        let clusters = compare(reference, actual, options: structural).clusters ?? []
+        let copies = MovedCopies.count(in: clusters, reference, actual, strongDeltaE: StructuralRule().strongDeltaE)
+        XCTAssertGreaterThanOrEqual(2 * copies, StructuralRule().strongClusters(among: clusters), "most are copies")
+        for (corpus, name) in [("render", "settings--hinting-full"), ("render-holdout", "inbox--hinting-medium")] {
+            let (reference, actual) = try pair("noise", name, corpus: corpus)
+            XCTAssertTrue(compare(reference, actual, options: structural).match, "\(corpus)/\(name)")
+        }
+    }
+
     /// Text set again where the other models explained most of each reshaped glyph: what other
     /// hinting left of most lines is a fragment of 4-7 pixels, too small to fail, which a move
     /// fits as a word redrawn; those fragments count towards the model's signature (words moved

@@ -229,6 +229,9 @@ package enum StructuralComparison {
         /// Lines drawn a pixel thicker or thinner (``LineWidthChange``), of at least the rule's
         /// `minimumClusterPixels` that found them, with their pixels.
         var lineWidthChanges: [(cluster: DifferenceCluster, pixels: [Int])] = []
+        /// The strong clusters that are one drawing moved (``MovedCopies``), which do not count
+        /// towards scattered noise.
+        var movedCopies = 0
 
         /// The pair judged by `rule`: the clusters it fails, the coherent changes of at least
         /// its `minimumClusterPixels` and the isolated change; the pixels counted are their union.
@@ -236,7 +239,7 @@ package enum StructuralComparison {
             var result = candidates
             result.metric = .structural(rule)
             var listed: [DifferenceCluster] = [], marked: [[Int]] = [], failing: [Int] = []
-            let strong = rule.strongClusters(among: clusters)
+            let strong = rule.strongClusters(among: clusters) - movedCopies
             for (index, cluster) in clusters.enumerated() {
                 var cluster = cluster
                 cluster.fails = rule.fails(cluster, strongClusters: strong)
@@ -381,12 +384,16 @@ package enum StructuralComparison {
             for index in moved { remaining.clear(x: index % remaining.width, y: index / remaining.width) }
             (clusters, members) = Self.clusters(of: remaining, reference, actual, rule: rule, bands: options.bands)
         }
+        // One drawing moved leaves copies of itself, not scattered noise.
+        let strong = rule.strongClusters(among: clusters)
+        let movedCopies = strong >= StructuralRule.scatteredNoiseClusters
+            ? MovedCopies.count(in: clusters, reference, actual, strongDeltaE: rule.strongDeltaE) : 0
         // A page that still differs strongly in many places holds no change alone on its line.
-        let isolated = rule.strongClusters(among: clusters) < StructuralRule.scatteredNoiseClusters
+        let isolated = strong - movedCopies < StructuralRule.scatteredNoiseClusters
             ? IsolatedChange.find(in: candidates, reference, actual, rule: rule, bands: options.bands) : nil
         return .clustered(Clusters(
             candidates: result, width: width, height: height, clusters: clusters, members: members, coherent: coherent.clusters,
-            coherentMembers: coherent.members, isolated: isolated, lineWidthChanges: lineWidthChanges))
+            coherentMembers: coherent.members, isolated: isolated, lineWidthChanges: lineWidthChanges, movedCopies: movedCopies))
     }
 
     /// The clusters of `candidates` (pixels at most ``linkDistance`` apart), in the order of
