@@ -11,9 +11,11 @@
 enum MovedCopies {
     /// The farthest displacement looked for, in pixels along each axis.
     static let largestMove = 3
-    /// Differences of at most this many levels per channel make a pixel the same, moved (as
-    /// ``TextReflow/sameLevels``).
-    static let sameLevels = 8
+    /// The displacements looked for: at least two pixels along an axis, beyond the one-pixel
+    /// shifts the mode explains, nearest first (rows first among equals).
+    static let moves = (-largestMove...largestMove).flatMap { dy in (-largestMove...largestMove).map { dx in (dx: dx, dy: dy) } }
+        .filter { max(abs($0.dx), abs($0.dy)) >= 2 }
+        .sorted { max(abs($0.dx), abs($0.dy)) < max(abs($1.dx), abs($1.dy)) }
     /// The most strong clusters examined: enough to see a share, bounded on a large pair.
     static let largestExamined = 400
     /// The largest box (in pixels, widened by one each side) searched for a copy: a glyph's or a
@@ -41,36 +43,16 @@ enum MovedCopies {
         return shared
     }
 
-    /// The first displacement of at least two pixels (rows first, nearest first) at which the
-    /// new image holds the reference's drawing around `box` (widened by a pixel) unchanged: at
-    /// least 97 % of its pixels within ``sameLevels``. Nil when none does.
+    /// The first of ``moves`` at which the new image holds the reference's drawing around `box`
+    /// (widened by a pixel) unchanged (``TextReflow/holdsSameDrawing(_:moved:_:_:width:)``).
+    /// Nil when none does.
     static func displacement(
         of box: PixelRect, _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, width: Int, height: Int
     ) -> (dx: Int, dy: Int)? {
-        let columns = max(0, box.minX - 1)...min(width - 1, box.maxX + 1)
-        let rows = max(0, box.minY - 1)...min(height - 1, box.maxY + 1)
-        let area = columns.count * rows.count
-        let allowed = area - (97 * area + 99) / 100
-        let moves = (-largestMove...largestMove).flatMap { dy in (-largestMove...largestMove).map { dx in (dx: dx, dy: dy) } }
-            .filter { max(abs($0.dx), abs($0.dy)) >= 2 }
-            .sorted { max(abs($0.dx), abs($0.dy)) < max(abs($1.dx), abs($1.dy)) }
-        for move in moves {
-            guard columns.lowerBound + move.dx >= 0, columns.upperBound + move.dx < width,
-                rows.lowerBound + move.dy >= 0, rows.upperBound + move.dy < height
-            else { continue }
-            var differing = 0
-            rowsLoop: for y in rows {
-                for x in columns {
-                    let p = PixelDelta.rgbOverWhite(a, (y * width + x) * 4)
-                    let q = PixelDelta.rgbOverWhite(b, ((y + move.dy) * width + x + move.dx) * 4)
-                    if !TextReflow.isWithin(sameLevels, p, q) {
-                        differing += 1
-                        if differing > allowed { break rowsLoop }
-                    }
-                }
-            }
-            if differing <= allowed { return move }
+        let widened = PixelRect(minX: max(0, box.minX - 1), minY: max(0, box.minY - 1), maxX: min(width - 1, box.maxX + 1), maxY: min(height - 1, box.maxY + 1))
+        return moves.first { move in
+            widened.minX + move.dx >= 0 && widened.maxX + move.dx < width && widened.minY + move.dy >= 0
+                && widened.maxY + move.dy < height && TextReflow.holdsSameDrawing(widened, moved: move, a, b, width: width)
         }
-        return nil
     }
 }

@@ -375,16 +375,17 @@ struct RecompressionNoise {
             let own = PixelDelta.rgbOverWhite(image, (y * width + x) * 4)
             let (cb, cr) = ChromaSubsampling.chroma(own.r, own.g, own.b)
             if range.admits(cb: cb, cr: cr) { return true }
+            // The block lies within the image: the pixel is at least ``edgeReach`` from its edges.
             let (left, top) = (x & ~1, y & ~1)
-            var (blue, red, count): (Float, Float, Float) = (0, 0, 0)
-            for blockY in top...min(top + 1, height - 1) {
-                for blockX in left...min(left + 1, width - 1) {
+            var (blue, red): (Float, Float) = (0, 0)
+            for blockY in top...(top + 1) {
+                for blockX in left...(left + 1) {
                     let rgb = PixelDelta.rgbOverWhite(image, (blockY * width + blockX) * 4)
                     let (cb, cr) = ChromaSubsampling.chroma(rgb.r, rgb.g, rgb.b)
-                    (blue, red, count) = (blue + cb, red + cr, count + 1)
+                    (blue, red) = (blue + cb, red + cr)
                 }
             }
-            return range.admits(cb: blue / count, cr: red / count)
+            return range.admits(cb: blue / 4, cr: red / 4)
         }
 
         /// The extent of a tile and the tiles around it, merged once.

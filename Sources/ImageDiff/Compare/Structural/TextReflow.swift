@@ -268,6 +268,28 @@ struct TextReflow {
         return Double(abs(before - after)) / Double(max(before, after, 1))
     }
 
+    /// Whether the new image `b`, moved by `move`, holds the reference `a`'s drawing over `box`:
+    /// at least 97 % of its pixels within ``sameLevels`` in every channel. `box` moved must lie
+    /// within the images, `width` pixels wide.
+    static func holdsSameDrawing(
+        _ box: PixelRect, moved move: (dx: Int, dy: Int), _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, width: Int
+    ) -> Bool {
+        let area = box.width * box.height
+        // The most pixels that may differ: 100 · same ≥ 97 · area.
+        let allowed = area - (97 * area + 99) / 100
+        var differing = 0
+        for y in box.minY...box.maxY {
+            for x in box.minX...box.maxX {
+                let (i, j) = ((y * width + x) * 4, ((y + move.dy) * width + x + move.dx) * 4)
+                if !isWithin(sameLevels, PixelDelta.rgbOverWhite(a, i), PixelDelta.rgbOverWhite(b, j)) {
+                    differing += 1
+                    if differing > allowed { return false }
+                }
+            }
+        }
+        return true
+    }
+
     /// Whether every channel of `p` lies within `levels` of `q`'s.
     static func isWithin(_ levels: Int, _ p: (r: UInt8, g: UInt8, b: UInt8), _ q: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
         abs(Int(p.r) - Int(q.r)) <= levels && abs(Int(p.g) - Int(q.g)) <= levels && abs(Int(p.b) - Int(q.b)) <= levels
@@ -421,16 +443,7 @@ struct TextReflow {
         /// Whether every pixel of `box` but a few is, within ``TextReflow/sameLevels``, the
         /// new image's pixel moved.
         func isSame(_ box: PixelRect, moved move: (dx: Int, dy: Int)) -> Bool {
-            var same = 0
-            for y in box.minY...box.maxY {
-                for x in box.minX...box.maxX {
-                    let (i, j) = ((y * imageSize.width + x) * 4, ((y + move.dy) * imageSize.width + x + move.dx) * 4)
-                    if TextReflow.isWithin(TextReflow.sameLevels, PixelDelta.rgbOverWhite(a, i), PixelDelta.rgbOverWhite(b, j)) {
-                        same += 1
-                    }
-                }
-            }
-            return 100 * same >= 97 * box.width * box.height
+            TextReflow.holdsSameDrawing(box, moved: move, a, b, width: imageSize.width)
         }
 
         /// Whether `move`, or a move one pixel from it, brings the pixel's surroundings within
