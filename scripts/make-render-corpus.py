@@ -132,6 +132,11 @@ measured and a rule for text set again (fragments counted towards its signature)
 earlier sets, and committed before any mode was run on them (Fixtures/render-blind15 is
 `--blind15 --out Fixtures/render-blind15`).
 
+With --blind16 it writes a sixteenth blind set the same way: five more pages (airquality, refill,
+courses, parking, scores) and seventeen more changes, written after the fifteenth had been
+measured, and committed before any mode was run on them (Fixtures/render-blind16 is
+`--blind16 --out Fixtures/render-blind16`).
+
 Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --under NOISE --out DIR
        scripts/make-render-corpus.py --holdout --out DIR
@@ -150,6 +155,7 @@ Usage: scripts/make-render-corpus.py [--out DIR]   (default: Fixtures/render)
        scripts/make-render-corpus.py --blind13 --out DIR
        scripts/make-render-corpus.py --blind14 --out DIR
        scripts/make-render-corpus.py --blind15 --out DIR
+       scripts/make-render-corpus.py --blind16 --out DIR
 """
 import argparse
 import os
@@ -2891,6 +2897,132 @@ BLIND15_CHANGES = [
      "swiftshader"),
 ]
 
+BLIND16_PAGES = {
+    "airquality": """
+<style>
+.aq { margin: 8px 12px; font-size: 11px; color: #1d2125; width: 300px; }
+.aq h4 { margin: 0 0 4px; font-size: 12px; }
+.idx { display: flex; align-items: center; gap: 8px; margin-bottom: 6px; }
+.idx b { font-size: 22px; color: #e8590c; }
+.lvl { padding: 1px 6px; border-radius: 3px; font-size: 9px; color: #fff; background: #fd7e14; }
+.idx small { color: #6c757d; font-size: 9px; }
+.pol { display: flex; padding: 2px 0; border-top: 1px solid #e9ecef; font-size: 10px; }
+.pol span { flex: 1; color: #495057; }
+.pol em { font-style: normal; color: #868e96; font-size: 9px; margin-left: 6px; width: 36px; }
+.tip { margin-top: 5px; font-size: 9px; color: #1c7ed6; }
+</style>
+<div class="aq"><h4>Air quality &middot; Riverside</h4>
+<div class="idx"><b>112</b><span class="lvl">Unhealthy for some</span><small>Updated 10:40</small></div>
+<div class="pol"><span>PM2.5</span><b>41</b><em>ug/m3</em></div>
+<div class="pol"><span>Ozone</span><b>68</b><em>ppb</em></div>
+<div class="pol"><span>Nitrogen dioxide</span><b>19</b><em>ppb</em></div>
+<div class="tip">Limit long outdoor activity this afternoon</div></div>
+""",
+    "refill": """
+<style>
+.rf { margin: 8px 12px; font-size: 11px; color: #212529; width: 280px; }
+.rf h4 { margin: 0 0 2px; font-size: 12px; }
+.rf p { margin: 0 0 6px; font-size: 9px; color: #737b83; }
+.med { display: flex; align-items: center; gap: 8px; padding: 5px 6px; border: 1px solid #dde2e6; border-radius: 4px;
+       margin-bottom: 5px; }
+.pill { width: 14px; height: 14px; border-radius: 7px; background: #99e9f2; border: 1px solid #66d9e8; }
+.med div { flex: 1; }
+.med small { display: block; color: #868e96; font-size: 9px; }
+.left { font-size: 9px; color: #c92a2a; }
+.ok { font-size: 9px; color: #2f9e44; }
+.req { display: inline-block; padding: 3px 10px; border-radius: 3px; background: #0c8599; color: #fff; font-size: 10px; }
+</style>
+<div class="rf"><h4>Prescriptions</h4><p>Northside Pharmacy, pickup after 3 pm</p>
+<div class="med"><i class="pill"></i><div>Atorvastatin 20 mg<small>1 tablet nightly</small></div><span class="left">3 left</span></div>
+<div class="med"><i class="pill" style="background:#ffd8a8;border-color:#ffa94d"></i><div>Lisinopril 10 mg<small>1 tablet each morning</small></div><span class="ok">21 left</span></div>
+<span class="req">Request refill</span></div>
+""",
+    "courses": """
+<style>
+.cs { margin: 8px 12px; font-size: 11px; color: #1f2429; width: 310px; }
+.cs h4 { margin: 0 0 5px; font-size: 12px; }
+.crs { display: flex; align-items: center; gap: 8px; margin-bottom: 6px; }
+.ico { width: 18px; height: 18px; border-radius: 4px; color: #fff; font-size: 10px; font-weight: bold; font-style: normal;
+       text-align: center; line-height: 18px; }
+.crs div { flex: 1; }
+.bar { height: 4px; border-radius: 2px; background: #e9ecef; margin-top: 2px; }
+.bar i { display: block; height: 4px; border-radius: 2px; background: #7950f2; }
+.crs small { color: #7a828a; font-size: 9px; width: 66px; text-align: right; }
+.due { color: #d9480f; font-size: 9px; }
+</style>
+<div class="cs"><h4>My courses</h4>
+<div class="crs"><i class="ico" style="background:#7950f2">S</i><div>Statistics basics<div class="bar"><i style="width:64%"></i></div></div><small>Lesson 9/14</small></div>
+<div class="crs"><i class="ico" style="background:#12b886">G</i><div>Intro to Git<div class="bar"><i style="width:30%"></i></div></div><small>Lesson 3/10</small></div>
+<div class="crs"><i class="ico" style="background:#228be6">W</i><div>Web accessibility<div class="bar"><i style="width:88%"></i></div></div><small>Lesson 15/17</small></div>
+<div class="due">Quiz due Friday: Statistics basics, unit 3</div></div>
+""",
+    "parking": """
+<style>
+.pk { margin: 8px 12px; font-size: 11px; color: #202428; width: 290px; }
+.zone { display: flex; align-items: center; gap: 8px; margin-bottom: 6px; }
+.zone b { padding: 2px 6px; border-radius: 3px; background: #1864ab; color: #fff; font-size: 10px; }
+.zone span { color: #5c636a; font-size: 10px; }
+.tm { font-size: 20px; font-variant-numeric: tabular-nums; margin-bottom: 2px; }
+.ends { font-size: 9px; color: #868e96; margin-bottom: 6px; }
+.kv { display: flex; padding: 2px 0; border-bottom: 1px solid #edf0f2; font-size: 10px; }
+.kv span { flex: 1; color: #6a7178; }
+.btns { display: flex; gap: 6px; margin-top: 7px; }
+.btns div { flex: 1; text-align: center; padding: 3px 0; border-radius: 3px; font-size: 10px; }
+.ext { background: #37b24d; color: #fff; }
+.stop { border: 1px solid #fa5252; color: #e03131; }
+</style>
+<div class="pk"><div class="zone"><b>Zone 4</b><span>Elm Street garage, level 2</span></div>
+<div class="tm">01:27:40</div><div class="ends">Ends at 14:55</div>
+<div class="kv"><span>Plate</span><b>KX 482 T</b></div>
+<div class="kv"><span>Rate</span><b>2.40 per hour</b></div>
+<div class="btns"><div class="ext">Extend</div><div class="stop">End parking</div></div></div>
+""",
+    "scores": """
+<style>
+.sc { margin: 8px 12px; font-size: 11px; color: #1c1f23; width: 300px; }
+.sc h4 { margin: 0 0 3px; font-size: 10px; color: #868e96; font-weight: normal; text-transform: uppercase; }
+.gm { display: flex; padding: 4px 0; border-bottom: 1px solid #eef0f2; }
+.gm .t { flex: 1; }
+.ln2 { display: flex; line-height: 15px; }
+.ln2 span { flex: 1; }
+.ln2 em { font-style: normal; font-weight: bold; width: 24px; text-align: right; }
+.st { font-size: 9px; color: #6f777f; width: 64px; text-align: right; padding-top: 2px; }
+.live { color: #c92a2a; font-weight: bold; }
+.lose { color: #8a9199; }
+</style>
+<div class="sc"><h4>Today's games</h4>
+<div class="gm"><div class="t"><div class="ln2"><span>Harbor Hawks</span><em>3</em></div><div class="ln2 lose"><span>Mill City FC</span><em>1</em></div></div><div class="st">Final</div></div>
+<div class="gm"><div class="t"><div class="ln2"><span>Lakeside United</span><em id="s1">2</em></div><div class="ln2"><span>Pine Rovers</span><em>2</em></div></div><div class="st live">71'</div></div>
+<div class="gm"><div class="t"><div class="ln2"><span>Northgate</span><em>-</em></div><div class="ln2"><span>Ferry Athletic</span><em>-</em></div></div><div class="st">19:30</div></div></div>
+""",
+}
+
+BLIND16_CHANGES = [
+    ("airquality", "word", "<b>41</b>", "<b>47</b>", "hinting-full"),
+    ("airquality", "text-colour", ".idx small { color: #6c757d;", ".idx small { color: #5c656d;", "lcd-text"),
+    ("airquality", "button-colour", ".lvl { padding: 1px 6px; border-radius: 3px; font-size: 9px; color: #fff; background: #fd7e14;",
+     ".lvl { padding: 1px 6px; border-radius: 3px; font-size: 9px; color: #fff; background: #f76707;", "jpeg-q95"),
+    ("airquality", "border-removed", ".pol { display: flex; padding: 2px 0; border-top: 1px solid #e9ecef;",
+     ".pol { display: flex; padding: 2px 0; border-top: 1px solid transparent;", "hinting-none"),
+    ("refill", "word", '<span class="left">3 left</span>', '<span class="left">2 left</span>', "other-machine"),
+    ("refill", "text-colour", ".rf p { margin: 0 0 6px; font-size: 9px; color: #737b83;",
+     ".rf p { margin: 0 0 6px; font-size: 9px; color: #636b73;", "hinting-medium"),
+    ("refill", "moved-2px", '<span class="req">', '<span class="req" style="margin-left:2px">', "swiftshader"),
+    ("courses", "word", "<small>Lesson 3/10</small>", "<small>Lesson 4/10</small>", "no-subpixel-pos"),
+    ("courses", "letter-spacing", "<h4>My courses</h4>", '<h4 style="letter-spacing:0.4px">My courses</h4>', "hinting-medium"),
+    ("courses", "icon-removed", '<i class="ico" style="background:#12b886">G</i>',
+     '<i class="ico" style="background:#12b886;visibility:hidden">G</i>', "display-p3"),
+    ("parking", "word", '<div class="ends">Ends at 14:55</div>', '<div class="ends">Ends at 14:35</div>', "hinting-none"),
+    ("parking", "button-colour", ".ext { background: #37b24d;", ".ext { background: #2f9e44;", "generic-rgb"),
+    ("parking", "border-removed", ".kv { display: flex; padding: 2px 0; border-bottom: 1px solid #edf0f2;",
+     ".kv { display: flex; padding: 2px 0; border-bottom: 1px solid transparent;", "jpeg-q90"),
+    ("scores", "word", '<em id="s1">2</em>', '<em id="s1">3</em>', "lcd-text"),
+    ("scores", "text-colour", ".lose { color: #8a9199; }", ".lose { color: #7a8189; }", "no-subpixel-pos"),
+    ("scores", "letter-spacing", "<h4>Today's games</h4>", '<h4 style="letter-spacing:0.4px">Today\'s games</h4>',
+     "hinting-full"),
+    ("scores", "moved-2px", '<div class="st live">', '<div class="st live" style="padding-top:4px">', "swiftshader"),
+]
+
 # --- Renderer settings -----------------------------------------------------------------------
 
 FC = '<edit name="{}" mode="assign"><{}>{}</{}></edit>'
@@ -3010,7 +3142,8 @@ def main():
                  "blind8": (BLIND8_PAGES, BLIND8_CHANGES), "blind9": (BLIND9_PAGES, BLIND9_CHANGES),
                  "blind10": (BLIND10_PAGES, BLIND10_CHANGES), "blind11": (BLIND11_PAGES, BLIND11_CHANGES),
                  "blind12": (BLIND12_PAGES, BLIND12_CHANGES), "blind13": (BLIND13_PAGES, BLIND13_CHANGES),
-                 "blind14": (BLIND14_PAGES, BLIND14_CHANGES), "blind15": (BLIND15_PAGES, BLIND15_CHANGES)}
+                 "blind14": (BLIND14_PAGES, BLIND14_CHANGES), "blind15": (BLIND15_PAGES, BLIND15_CHANGES),
+                 "blind16": (BLIND16_PAGES, BLIND16_CHANGES)}
     corpus = parser.add_mutually_exclusive_group()
     for name, what in [("holdout", "the held-out pages and changes"), ("blind", "the blind pages and changes"),
                        ("blind2", "the second blind set"), ("blind3", "the third blind set"),
@@ -3019,13 +3152,14 @@ def main():
                        ("blind8", "the eighth blind set"), ("blind9", "the ninth blind set"),
                        ("blind10", "the tenth blind set"), ("blind11", "the eleventh blind set"),
                        ("blind12", "the twelfth blind set"), ("blind13", "the thirteenth blind set"),
-                       ("blind14", "the fourteenth blind set"), ("blind15", "the fifteenth blind set")]:
+                       ("blind14", "the fourteenth blind set"), ("blind15", "the fifteenth blind set"),
+                       ("blind16", "the sixteenth blind set")]:
         corpus.add_argument(f"--{name}", dest="held", action="store_const", const=name,
                             help=f"{what} instead, each page under every noise, no probes")
     args = parser.parse_args()
     held = args.held
     if (args.under or held) and args.out == os.path.join(ROOT, "Fixtures", "render"):
-        parser.error("--under, --holdout, --blind, --blind2 to --blind15 "
+        parser.error("--under, --holdout, --blind, --blind2 to --blind16 "
                      "write another corpus: give --out")
     pages, changes = held_sets.get(held, (PAGES, CHANGES))
     out = os.path.abspath(args.out)
@@ -3112,6 +3246,7 @@ LATER_BLIND_SETS = {
     "blind15": ("fifteenth", "the fourteenth blind set had been measured (no rule changed on it) and a rule for text "
                              "set again written on the earlier sets (fragments too small to fail counted towards its "
                              "signature)"),
+    "blind16": ("sixteenth", "the fifteenth blind set had been measured"),
 }
 
 
