@@ -1323,4 +1323,42 @@ final class StructuralComparisonTests: XCTestCase {
             return ColourDrift.SolidColour(reference: (key[0], key[1], key[2]), actual: (mode.key[0], mode.key[1], mode.key[2]), pixels: pixels)
         }
     }
+    /// A line of gray text as a rasterizer draws it: stems of `ink` fully covered, and beside
+    /// each a partly covered column, `offset` pixels over, holding `coverage` of the ink.
+    func textLine(ink: UInt8, coverage: Double, offset: Int) -> RGBAImage {
+        var image = RGBAImage(width: 80, height: 24, filledWith: RGBA(255, 255, 255))
+        let shade = UInt8((255 - coverage * (255 - Double(ink))).rounded())
+        for stem in stride(from: 8, to: 72, by: 6) {
+            for y in 8..<16 {
+                image[stem, y] = RGBA(ink, ink, ink)
+                image[stem + offset, y] = RGBA(shade, shade, shade)
+            }
+        }
+        return image
+    }
+
+    /// Other hinting moves the partly covered pixels of every glyph but keeps the ink of the
+    /// fully covered ones; text given another ink, also redrawn by other hinting, loses the
+    /// reference's ink. Its lightness moves both ways, so it is no coherent change by itself.
+    func testTextRedrawnInAnotherInkIsAnInkReplacement() {
+        let rule = StructuralRule()
+        var labCache = LabCache()
+        let reference = textLine(ink: 0x66, coverage: 0.5, offset: 1)
+        let hinted = textLine(ink: 0x66, coverage: 0.3, offset: -1)
+        let recoloured = textLine(ink: 0x56, coverage: 0.3, offset: -1)
+        let box = PixelRect(minX: 0, minY: 6, maxX: 79, maxY: 17)
+        XCTAssertFalse(InkReplacement.replaces(in: box, reference, hinted, asGiven: true, rule: rule, labCache: &labCache))
+        XCTAssertTrue(InkReplacement.replaces(in: box, reference, recoloured, asGiven: true, rule: rule, labCache: &labCache))
+        XCTAssertTrue(InkReplacement.replaces(in: box, recoloured, reference, asGiven: true, rule: rule, labCache: &labCache))
+        // Too few fully covered pixels make no plateau.
+        var short = RGBAImage(width: 80, height: 24, filledWith: RGBA(255, 255, 255))
+        var shortRecoloured = short
+        for stem in [8, 20] {
+            for y in 8..<15 {
+                short[stem, y] = RGBA(0x66, 0x66, 0x66)
+                shortRecoloured[stem, y] = RGBA(0x56, 0x56, 0x56)
+            }
+        }
+        XCTAssertFalse(InkReplacement.replaces(in: box, short, shortRecoloured, asGiven: true, rule: rule, labCache: &labCache))
+    }
 }

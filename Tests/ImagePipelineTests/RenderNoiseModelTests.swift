@@ -643,6 +643,28 @@ final class RenderNoiseModelTests: XCTestCase {
         }
     }
 
+    /// Text given another colour (16 levels, or a red one step lighter) on a page that other
+    /// hinting or another machine also redrew: the redrawn glyphs move lightness both ways, so
+    /// the group was no coherent change, and the text model explained the words as set again.
+    /// The text's ink, the colour its fully covered pixels share, was replaced
+    /// (``InkReplacement``), which other hinting never does: each fails, and the same page under
+    /// the same noise alone passes.
+    func testTextInAnotherInkUnderOtherHintingFails() throws {
+        for (corpus, name, noise) in [
+            ("render-blind10", "usage--text-colour+hinting-full", "usage--hinting-full"),
+            ("render-blind12", "budget--text-colour+hinting-full", "budget--hinting-full"),
+            ("render-blind13", "library--text-colour+hinting-full", "library--hinting-full"),
+            ("render-blind5", "forum--text-colour+other-machine", "forum--other-machine"),
+        ] {
+            let (reference, actual) = try pair("changes", name, corpus: corpus)
+            let result = compare(reference, actual, options: structural)
+            XCTAssertFalse(result.match, "\(corpus)/\(name): \(result.summary)")
+            XCTAssertTrue((result.clusters ?? []).contains { $0.coherent && $0.fails }, "\(corpus)/\(name): failed as a coherent change")
+            let (noiseReference, noiseActual) = try pair("noise", noise, corpus: corpus)
+            XCTAssertTrue(compare(noiseReference, noiseActual, options: structural).match, "\(corpus)/\(noise)")
+        }
+    }
+
     /// Text set again where the other models explained most of each reshaped glyph: what other
     /// hinting left of most lines is a fragment of 4-7 pixels, too small to fail, which a move
     /// fits as a word redrawn; those fragments count towards the model's signature (words moved

@@ -45,7 +45,10 @@
 /// pixels mostly left the blends of their ink and ground for another hue (small text holds no
 /// solid pixel), fails the pair as a coherent change: a text colour one step lighter is caught
 /// although each of its pixels could be an anti-aliased edge, while other text gamma, which
-/// moves only the partly covered pixels along those blends, passes.
+/// moves only the partly covered pixels along those blends, passes. A group of that size whose
+/// ink was replaced is a coherent change too, whichever way its lightness moved
+/// (``InkReplacement``): other hinting redraws a word in a new colour both ways, but never
+/// gives text another ink.
 public struct StructuralRule: Sendable, Equatable, Hashable {
     public var noiseDeltaE: Double
     public var shiftRadius: Int
@@ -359,7 +362,7 @@ package enum StructuralComparison {
         let coherent = if let asDrawn {
             coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
         } else {
-            coherentChanges(in: marked, reference, actual, rule: rule, asGiven: !redrawn, bands: options.bands)
+            coherentChanges(in: marked, reference, actual, rule: rule, asGiven: !redrawn, judgesInk: !recompressed, bands: options.bands)
         }
         let candidates = marked
         let lineWidthChanges = LineWidthChange.find(in: candidates, reference, actual, rule: rule)
@@ -739,13 +742,16 @@ package enum StructuralComparison {
     /// that touch, sides or corners, form one group: about the gap between the glyphs of
     /// interface text. With `subpixelText` (an LCD pair as drawn, whose ink moves both ways), a
     /// group whose solid ink or background changed lightness (``movesInk``) is coherent too.
+    /// With `judgesInk` (a pair no recompression model explains), so is any other group of
+    /// `minimumClusterPixels` whose ink was replaced (``InkReplacement``), its plateaus compared
+    /// exactly in the pair `asGiven` and within the noise threshold in a redrawn one.
     /// When the images are the pair `asGiven` (no noise model redrew them), every group moved
     /// one way, and the page differs nowhere else (``UnchangedPage``), a group of
     /// `minimumStrongClusterPixels` that reaches twice the noise threshold is coherent too.
     /// Each returned group fails, with its pixels.
     static func coherentChanges(
         in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false,
-        asGiven: Bool = false, bands: Int = 0
+        asGiven: Bool = false, judgesInk: Bool = false, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
@@ -783,7 +789,7 @@ package enum StructuralComparison {
             }
             let oneWay = group.total > 0 && abs(group.net) >= coherence * group.total
             if oneWay { boxes?.append(group.box) } else { boxes = nil }
-            if group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || oneWay {
+            if group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || oneWay || judgesInk {
                 groups.append((group, groupTiles))
             } else if boxes != nil, oneWay, group.pixels >= rule.minimumStrongClusterPixels {
                 smallOneWay.append((group, groupTiles))
@@ -800,7 +806,7 @@ package enum StructuralComparison {
                 for index in lane {
                     shared.value[index] = coherentChange(
                         candidates[index], in: marked, reference, actual, columns: columns, rule: rule, subpixelText: subpixelText,
-                        onUnchangedPage: onUnchangedPage, labCache: &labCache)
+                        judgesInk: judgesInk, asGiven: asGiven, onUnchangedPage: onUnchangedPage, labCache: &labCache)
                 }
             }
         }
@@ -812,17 +818,20 @@ package enum StructuralComparison {
         return coherent
     }
 
-    /// One group of ``coherentChanges(in:_:_:rule:subpixelText:asGiven:bands:)`` as a failing
+    /// One group of ``coherentChanges(in:_:_:rule:subpixelText:asGiven:judgesInk:bands:)`` as a failing
     /// cluster with its pixels (row-major), or nil when it is not a coherent change.
     static func coherentChange(
         _ group: (change: TileChange, tiles: [Int]), in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
-        columns: Int, rule: StructuralRule, subpixelText: Bool, onUnchangedPage: Bool = false, labCache: inout LabCache
+        columns: Int, rule: StructuralRule, subpixelText: Bool, judgesInk: Bool = false, asGiven: Bool = false,
+        onUnchangedPage: Bool = false, labCache: inout LabCache
     ) -> (cluster: DifferenceCluster, pixels: [Int])? {
         let (width, height) = (marked.width, marked.height)
         let change = group.change
         let oneWay = abs(change.net) >= coherence * change.total
         let movedByBox = (oneWay && movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache))
             || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache))
+            || (judgesInk && !subpixelText && InkReplacement.replaces(
+                in: change.box, reference, actual, asGiven: asGiven, rule: rule, labCache: &labCache))
         // LCD fringes lie off every line of gray ink, so an LCD pair's ink is judged by its box alone.
         guard movedByBox || (oneWay && !subpixelText) else { return nil }
         // The group's tiles in row-major order give its pixels row by row, each row in order.
