@@ -360,7 +360,7 @@ package enum StructuralComparison {
             from: &marked, reference, actual, keepingLinesOf: rule.lineLength, lineDeltaE: rule.lineDeltaE,
             chroma: RecompressionNoise.ChromaRange(chromaSources)) ?? []
         let coherent = if let asDrawn {
-            coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: true, bands: options.bands)
+            coherentChanges(in: asDrawn.marked, asDrawn.reference, asDrawn.actual, rule: rule, subpixelText: asDrawn.text, bands: options.bands)
         } else {
             coherentChanges(in: marked, reference, actual, rule: rule, asGiven: !redrawn, judgesInk: !recompressed, bands: options.bands)
         }
@@ -750,8 +750,8 @@ package enum StructuralComparison {
     /// `minimumStrongClusterPixels` that reaches twice the noise threshold is coherent too.
     /// Each returned group fails, with its pixels.
     static func coherentChanges(
-        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, subpixelText: Bool = false,
-        asGiven: Bool = false, judgesInk: Bool = false, bands: Int = 0
+        in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule,
+        subpixelText: SubpixelText? = nil, asGiven: Bool = false, judgesInk: Bool = false, bands: Int = 0
     ) -> (clusters: [DifferenceCluster], members: [[Int]]) {
         let (width, height) = (marked.width, marked.height)
         let columns = (width + coherentTile - 1) / coherentTile, rows = (height + coherentTile - 1) / coherentTile
@@ -766,7 +766,7 @@ package enum StructuralComparison {
         // The smaller one-way groups, and every group's box while each moved one way: the
         // groups of a page that may differ nowhere else.
         var smallOneWay: [(change: TileChange, tiles: [Int])] = []
-        var boxes: [PixelRect]? = asGiven && !subpixelText ? [] : nil
+        var boxes: [PixelRect]? = asGiven && subpixelText == nil ? [] : nil
         var stack: [Int] = []
         for start in tiles.indices where unvisited[start] {
             var group = tiles[start].change
@@ -789,7 +789,7 @@ package enum StructuralComparison {
             }
             let oneWay = group.total > 0 && abs(group.net) >= coherence * group.total
             if oneWay { boxes?.append(group.box) } else { boxes = nil }
-            if group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText || oneWay || judgesInk {
+            if group.pixels >= rule.minimumClusterPixels, group.total > 0, subpixelText != nil || oneWay || judgesInk {
                 groups.append((group, groupTiles))
             } else if boxes != nil, oneWay, group.pixels >= rule.minimumStrongClusterPixels {
                 smallOneWay.append((group, groupTiles))
@@ -822,18 +822,20 @@ package enum StructuralComparison {
     /// cluster with its pixels (row-major), or nil when it is not a coherent change.
     static func coherentChange(
         _ group: (change: TileChange, tiles: [Int]), in marked: DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage,
-        columns: Int, rule: StructuralRule, subpixelText: Bool, judgesInk: Bool = false, asGiven: Bool = false,
+        columns: Int, rule: StructuralRule, subpixelText: SubpixelText?, judgesInk: Bool = false, asGiven: Bool = false,
         onUnchangedPage: Bool = false, labCache: inout LabCache
     ) -> (cluster: DifferenceCluster, pixels: [Int])? {
         let (width, height) = (marked.width, marked.height)
         let change = group.change
         let oneWay = abs(change.net) >= coherence * change.total
         let movedByBox = (oneWay && movesEndpoint(of: change.box, reference, actual, rule: rule, labCache: &labCache))
-            || (subpixelText && movesInk(of: change.box, reference, actual, rule: rule, labCache: &labCache))
-            || (judgesInk && !subpixelText && InkReplacement.replaces(
+            || (subpixelText.map {
+                movesInk(of: change.box, reference, actual, actualIsLCD: $0.actualIsLCD, rule: rule, labCache: &labCache)
+            } ?? false)
+            || (judgesInk && subpixelText == nil && InkReplacement.replaces(
                 in: change.box, reference, actual, asGiven: asGiven, rule: rule, labCache: &labCache))
         // LCD fringes lie off every line of gray ink, so an LCD pair's ink is judged by its box alone.
-        guard movedByBox || (oneWay && !subpixelText) else { return nil }
+        guard movedByBox || (oneWay && subpixelText == nil) else { return nil }
         // The group's tiles in row-major order give its pixels row by row, each row in order.
         let groupTiles = group.tiles.sorted()
         var pixels: [Int] = []
@@ -868,7 +870,7 @@ package enum StructuralComparison {
             }
         }
         let aloneOnPage = onUnchangedPage && oneWay && maxDeltaE >= rule.lineDeltaE
-        guard aloneOnPage || change.pixels >= rule.minimumClusterPixels || subpixelText else { return nil }
+        guard aloneOnPage || change.pixels >= rule.minimumClusterPixels || subpixelText != nil else { return nil }
         guard aloneOnPage || movedByBox || changesInkColour(pixels, in: change.box, reference, actual, rule: rule, labCache: &labCache),
             !isWholePixelShift(pixels, reference, actual, rule: rule, labCache: &labCache)
         else { return nil }
@@ -1009,11 +1011,17 @@ package enum StructuralComparison {
     /// ``solidInkPixels`` pixels within one L* of it). LCD text moves its ink a third of a pixel
     /// aside and tints its edges, so which pixels are darkest changes, but a stem fully covered
     /// stays the ink's colour; thin text, which neither image covers fully anywhere, is left to
-    /// the other rules. Only gray text is judged so (``holdsGrayText``): on coloured ground the
+    /// the other rules. LCD filtering spreads each stripe's coverage over its neighbours, so a
+    /// stem the grayscale renderer covers fully may be covered nowhere fully in the LCD image
+    /// (`actualIsLCD` says which that is): its ink moved only when its darkest solid pixels are
+    /// lighter by more than twice the noise threshold (the rule's `lineDeltaE`; semi-bold text
+    /// came out up to 4.4 L* lighter), or darker by more than the threshold, which filtering
+    /// never makes. Only gray text is judged so (``holdsGrayText``): on coloured ground the
     /// fringes reach darker and lighter than ink and ground, three pixels alike among them, and
     /// its changes of ink are left to ``SubpixelText/markingEvenlyCovered(in:candidates:_:_:)``.
     static func movesInk(
-        of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
+        of box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, actualIsLCD: Bool, rule: StructuralRule,
+        labCache: inout LabCache
     ) -> Bool {
         guard holdsGrayText(box, reference) || holdsGrayText(box, actual) else { return false }
         /// The darkest and the lightest L*, each nil unless held by enough pixels.
@@ -1038,7 +1046,15 @@ package enum StructuralComparison {
             guard let first, let second else { return false }
             return abs(first - second) > rule.noiseDeltaE
         }
-        return moved(before.darkest, after.darkest) || moved(before.lightest, after.lightest)
+        /// Whether the LCD image's ink is lighter than the grayscale image's by more than LCD
+        /// filtering explains, or darker beyond the noise threshold.
+        func inkMoved(gray: Double?, lcd: Double?) -> Bool {
+            guard let gray, let lcd else { return false }
+            return lcd - gray > rule.lineDeltaE || gray - lcd > rule.noiseDeltaE
+        }
+        let inkChanged = actualIsLCD
+            ? inkMoved(gray: before.darkest, lcd: after.darkest) : inkMoved(gray: after.darkest, lcd: before.darkest)
+        return inkChanged || moved(before.lightest, after.lightest)
     }
 
     /// Whether the darkest and the lightest colour of `box` in `image` (by the sum of their
