@@ -1337,6 +1337,24 @@ final class StructuralComparisonTests: XCTestCase {
         return image
     }
 
+    /// The ink test's colour table counts as a dictionary does, through its growth and with
+    /// runs of one colour.
+    func testTheColourTableCountsAsADictionary() {
+        var generator = SystemRandomNumberGenerator()
+        var table = InkReplacement.ColourTable()
+        var expected: [UInt32: Int] = [:]
+        for _ in 0..<20_000 {
+            let colour = UInt32.random(in: 0...0xFF_FFFF, using: &generator) & 0xF0_F0F0
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                table.add(colour)
+                expected[colour, default: 0] += 1
+            }
+        }
+        let counted = Dictionary(uniqueKeysWithValues: table.entries.map { ($0.colour.packed, $0.pixels) })
+        XCTAssertGreaterThan(counted.count, 1024)
+        XCTAssertEqual(counted, expected)
+    }
+
     /// Other hinting moves the partly covered pixels of every glyph but keeps the ink of the
     /// fully covered ones; text given another ink, also redrawn by other hinting, loses the
     /// reference's ink. Its lightness moves both ways, so it is no coherent change by itself.

@@ -46,14 +46,17 @@ enum InkReplacement {
         in box: PixelRect, _ reference: RGBAImage, _ actual: RGBAImage, asGiven: Bool, rule: StructuralRule, labCache: inout LabCache
     ) -> Bool {
         guard box.width * box.height <= largestBox else { return false }
-        let before = Histogram(box, reference), after = Histogram(box, actual)
+        let before = Histogram(box, reference)
         guard let ground = before.mostCommon else { return false }
+        let inks = before.inks(from: ground, rule: rule, labCache: &labCache)
+        guard !inks.isEmpty else { return false }
+        let after = Histogram(box, actual)
         func count(_ histogram: Histogram, near colour: Colour) -> Int {
             asGiven
                 ? histogram.count(near: colour)
                 : histogram.count(near: colour, within: rule.noiseDeltaE, labCache: &labCache)
         }
-        let gone = before.inks(from: ground, rule: rule, labCache: &labCache).filter { ink in
+        let gone = inks.filter { ink in
             4 * count(after, near: ink.colour) <= ink.pixels
         }
         guard !gone.isEmpty else { return false }
@@ -85,30 +88,31 @@ enum InkReplacement {
     /// The exact colours of one image's box, with how many pixels hold each. Translucent
     /// pixels are left out: their colour shows what lies under them.
     struct Histogram {
-        var counts: [Colour: Int] = [:]
+        /// Each colour of the box once, with its pixels, in no particular order.
+        private(set) var entries: [(colour: Colour, pixels: Int)] = []
 
         init(_ box: PixelRect, _ image: RGBAImage) {
+            var table = ColourTable()
             image.pixels.withUnsafeBufferPointer { pixels in
                 for y in max(box.minY, 0)...min(box.maxY, image.height - 1) {
                     for x in max(box.minX, 0)...min(box.maxX, image.width - 1) {
                         let offset = (y * image.width + x) * 4
                         guard pixels[offset + 3] == 255 else { continue }
-                        let colour = Colour(
-                            packed: UInt32(pixels[offset]) << 16 | UInt32(pixels[offset + 1]) << 8 | UInt32(pixels[offset + 2]))
-                        counts[colour, default: 0] += 1
+                        table.add(UInt32(pixels[offset]) << 16 | UInt32(pixels[offset + 1]) << 8 | UInt32(pixels[offset + 2]))
                     }
                 }
             }
+            entries = table.entries
         }
 
         var mostCommon: Colour? {
-            counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.packed > $1.key.packed) }?.key
+            entries.max { $0.pixels < $1.pixels || ($0.pixels == $1.pixels && $0.colour.packed > $1.colour.packed) }?.colour
         }
 
         /// Pixels within ``plateauTolerance`` of `colour` in every channel.
         func count(near colour: Colour) -> Int {
-            counts.reduce(0) { sum, entry in
-                Colour.largestChannelDistance(entry.key, colour) <= plateauTolerance ? sum + entry.value : sum
+            entries.reduce(0) { sum, entry in
+                Colour.largestChannelDistance(entry.colour, colour) <= plateauTolerance ? sum + entry.pixels : sum
             }
         }
 
@@ -116,7 +120,7 @@ enum InkReplacement {
         func count(near colour: Colour, within deltaE: Double, labCache: inout LabCache) -> Int {
             let target = Self.rgb(colour)
             var sum = 0
-            for (other, pixels) in counts where labCache.cie94(Self.rgb(other), target, isBelow: deltaE) { sum += pixels }
+            for (other, pixels) in entries where labCache.cie94(Self.rgb(other), target, isBelow: deltaE) { sum += pixels }
             return sum
         }
 
@@ -126,11 +130,11 @@ enum InkReplacement {
             let groundChannels = ground.channels
             let groundLab = Self.rgb(ground)
             var found: [(colour: Colour, pixels: Int)] = []
-            for (colour, pixels) in counts where pixels >= minimumInkPixels && colour != ground {
+            for (colour, pixels) in entries where pixels >= minimumInkPixels && colour != ground {
                 guard labCache.cie94(groundLab, Self.rgb(colour)) >= rule.strongDeltaE else { continue }
                 let direction = colour.channels - groundChannels
                 let length = (direction * direction).sum().squareRoot()
-                let beyond = counts.contains { other, otherPixels in
+                let beyond = entries.contains { other, otherPixels in
                     guard otherPixels >= 2, other != colour else { return false }
                     let offset = other.channels - groundChannels
                     let along = (offset * direction).sum() / length
@@ -145,6 +149,63 @@ enum InkReplacement {
 
         static func rgb(_ colour: Colour) -> (r: UInt8, g: UInt8, b: UInt8) {
             (UInt8(colour.packed >> 16), UInt8((colour.packed >> 8) & 0xFF), UInt8(colour.packed & 0xFF))
+        }
+    }
+
+    /// Pixels counted by colour (0xRRGGBB) in a table of open addressing, its slot picked by
+    /// multiplying the colour by a large odd constant (Fibonacci hashing) and kept at most half
+    /// full. Swift's `Dictionary` hashes each key with a seeded SipHash, which took a tenth of a
+    /// structural run on a 4K page; and a row of ground repeats its colour, so the last slot is
+    /// tried first.
+    struct ColourTable {
+        private static let empty = UInt32.max
+        private var keys = [UInt32](repeating: ColourTable.empty, count: 1024)
+        private var counts = [Int](repeating: 0, count: 1024)
+        private var shift = 64 - 10
+        private var used = 0
+        private var last = (key: ColourTable.empty, slot: 0)
+
+        mutating func add(_ key: UInt32) {
+            if key == last.key {
+                counts[last.slot] += 1
+                return
+            }
+            var slot = slot(of: key)
+            if keys[slot] == Self.empty {
+                if 2 * (used + 1) > keys.count {
+                    grow()
+                    slot = self.slot(of: key)
+                }
+                keys[slot] = key
+                used += 1
+            }
+            counts[slot] += 1
+            last = (key, slot)
+        }
+
+        /// The slot that holds `key`, or the empty one where it would go.
+        private func slot(of key: UInt32) -> Int {
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+            while keys[slot] != key && keys[slot] != Self.empty { slot = (slot + 1) & mask }
+            return slot
+        }
+
+        private mutating func grow() {
+            let (oldKeys, oldCounts) = (keys, counts)
+            keys = [UInt32](repeating: Self.empty, count: 2 * oldKeys.count)
+            counts = [Int](repeating: 0, count: 2 * oldKeys.count)
+            shift -= 1
+            for (key, count) in zip(oldKeys, oldCounts) where key != Self.empty {
+                let slot = slot(of: key)
+                keys[slot] = key
+                counts[slot] = count
+            }
+            last = (Self.empty, 0)
+        }
+
+        var entries: [(colour: Colour, pixels: Int)] {
+            zip(keys, counts).compactMap { key, count in key == Self.empty ? nil : (Colour(packed: key), count) }
         }
     }
 }
