@@ -271,6 +271,12 @@ struct PairJob: Sendable {
             record.outputs.new = SnapshotFolder.relativePath(of: newFile, from: outputDirectory)
             return record
         }
+        // A pair whose outputs cannot all be written keeps none: the report lists no file of
+        // its folder, and a later run on the report takes any file there for one put by hand.
+        func failureWithoutOutputs(_ message: String) -> PairRecord {
+            try? FileManager.default.removeItem(atPath: PathText.join(stagingDirectory, "pairs/" + path))
+            return failure(message)
+        }
         do {
             let folder = try pairFolder(path)
             record.outputs.reference = try copy(reference, into: folder, as: "reference")
@@ -282,11 +288,11 @@ struct PairJob: Sendable {
                 if output == .blend { record.outputs.blend = relative } else { record.outputs.mask = relative }
             }
         } catch let error as ImageFileError {
-            return failure(error.description)
+            return failureWithoutOutputs(error.description)
         } catch let error as CommandLineError {
-            return failure(error.description)
+            return failureWithoutOutputs(error.description)
         } catch {
-            return failure("\(path): \(error)")
+            return failureWithoutOutputs("\(path): \(error)")
         }
         return record
     }

@@ -89,10 +89,42 @@ struct ReportFolder {
         }
         // A file of a report's name (a page of one's own called index.html) is one only beside
         // the report.json of a batch.
-        if let first = entries.sorted().first, (try? BatchReport.read(inFolder: place)) == nil {
+        guard let first = entries.sorted().first else { return }
+        guard let report = try? BatchReport.read(inFolder: place) else {
             throw CommandLineError(
                 "\(destination): holds \(first) but no imgdiff report.json, so it is not an imgdiff report, and the new report replaces the folder whole; choose another --out")
         }
+        if entries.contains("pairs"), let stray = unlistedFile(inPairsOf: place, listedBy: report) {
+            throw CommandLineError(
+                "\(destination): holds \(stray), which its report.json does not list, and the new report replaces the folder whole; choose another --out")
+        }
+    }
+
+    /// The first file (in name order) under `place`'s pairs/ folder that none of `report`'s
+    /// pairs names among its outputs: something put there by hand, which the swap would remove.
+    private static func unlistedFile(inPairsOf place: String, listedBy report: BatchReport) -> String? {
+        var listed: Set<String> = []
+        for pair in report.pairs {
+            for output in [pair.outputs.reference, pair.outputs.new, pair.outputs.blend, pair.outputs.mask] {
+                if let output { listed.insert(output) }
+            }
+        }
+        /// The first unlisted file in the folder `relative` (a path inside `place`), depth first.
+        func firstUnlisted(in relative: String) -> String? {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: PathText.join(place, relative)) else { return nil }
+            for name in names.sorted() {
+                let path = relative + "/" + name
+                var status = stat()
+                guard lstat(PathText.join(place, path), &status) == 0 else { continue }
+                if status.st_mode & S_IFMT == S_IFDIR {
+                    if let found = firstUnlisted(in: path) { return found }
+                } else if !listed.contains(path) {
+                    return path
+                }
+            }
+            return nil
+        }
+        return firstUnlisted(in: "pairs")
     }
 
     /// Takes a lock on the folder `path` for the rest of the process: the kernel drops it when

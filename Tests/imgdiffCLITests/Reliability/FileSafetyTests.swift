@@ -226,6 +226,26 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertEqual(entries(path("out")), ["notes.txt"])
     }
 
+    /// A file put by hand into an earlier report's pairs/ folder is not part of that report
+    /// (its report.json does not list it), and the swap would remove it: the run is refused,
+    /// and the old report and the file stay.
+    func testAFileAddedToAnOldReportsPairsIsRefused() throws {
+        try makeSuite()
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1)
+        let note = Data("my notes on this change\n".utf8)
+        try note.write(to: URL(fileURLWithPath: path("out/pairs/changed.png/notes.txt")))
+        let before = try XCTUnwrap(contents(path("out/report.json")))
+        let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(
+            run.stderr,
+            "imgdiff: error: \(path("out")): holds pairs/changed.png/notes.txt, which its report.json does not list, and the new report replaces the folder whole; choose another --out\n")
+        XCTAssertEqual(contents(path("out/pairs/changed.png/notes.txt")), note)
+        XCTAssertEqual(contents(path("out/report.json")), before)
+        try FileManager.default.removeItem(atPath: path("out/pairs/changed.png/notes.txt"))
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", path("out")).status, 1, "the report's own files replace")
+    }
+
     /// A file of a report's name is part of a report only beside a batch's report.json: a page
     /// of one's own called index.html, or a pairs/ folder, is never replaced.
     func testReportNamesWithoutAReportAreRefused() throws {
