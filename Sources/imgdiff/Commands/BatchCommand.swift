@@ -274,7 +274,7 @@ struct PairJob: Sendable {
         // A pair whose outputs cannot all be written keeps none: the report lists no file of
         // its folder, and a later run on the report takes any file there for one put by hand.
         func failureWithoutOutputs(_ message: String) -> PairRecord {
-            try? FileManager.default.removeItem(atPath: PathText.join(stagingDirectory, "pairs/" + path))
+            try? FileManager.default.removeItem(atPath: PathText.join(stagingDirectory, pairFolderName(path)))
             return failure(message)
         }
         do {
@@ -336,9 +336,12 @@ struct PairJob: Sendable {
         return record
     }
 
+    /// The folder of the pair at `path` in the report: `pairs/PATH`, relative to it.
+    func pairFolderName(_ path: String) -> String { "pairs/" + path }
+
     /// `pairs/PATH`, created under the report folder; relative to it.
     func pairFolder(_ path: String) throws(CommandLineError) -> String {
-        let folder = "pairs/" + path
+        let folder = pairFolderName(path)
         try SnapshotFolder.createFolder(folder, under: stagingDirectory)
         return folder
     }

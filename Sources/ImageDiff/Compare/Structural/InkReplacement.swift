@@ -66,7 +66,7 @@ enum InkReplacement {
         return gone.contains { old in
             come.contains { new in
                 3 * new.pixels >= old.pixels && new.pixels <= 3 * old.pixels
-                    && labCache.cie94(Histogram.rgb(old.colour), Histogram.rgb(new.colour)) >= rule.lineDeltaE
+                    && labCache.cie94(old.colour.rgb, new.colour.rgb) >= rule.lineDeltaE
             }
         }
     }
@@ -77,6 +77,10 @@ enum InkReplacement {
 
         var channels: SIMD3<Double> {
             SIMD3(Double(packed >> 16), Double((packed >> 8) & 0xFF), Double(packed & 0xFF))
+        }
+
+        var rgb: (r: UInt8, g: UInt8, b: UInt8) {
+            (UInt8(packed >> 16), UInt8((packed >> 8) & 0xFF), UInt8(packed & 0xFF))
         }
 
         static func largestChannelDistance(_ first: Colour, _ second: Colour) -> Int {
@@ -118,9 +122,9 @@ enum InkReplacement {
 
         /// Pixels whose colour lies within `deltaE` (CIE94) of `colour`.
         func count(near colour: Colour, within deltaE: Double, labCache: inout LabCache) -> Int {
-            let target = Self.rgb(colour)
+            let target = colour.rgb
             var sum = 0
-            for (other, pixels) in entries where labCache.cie94(Self.rgb(other), target, isBelow: deltaE) { sum += pixels }
+            for (other, pixels) in entries where labCache.cie94(other.rgb, target, isBelow: deltaE) { sum += pixels }
             return sum
         }
 
@@ -128,10 +132,9 @@ enum InkReplacement {
         /// it, and with no colour of two pixels or more beyond them on the line from it.
         func inks(from ground: Colour, rule: StructuralRule, labCache: inout LabCache) -> [(colour: Colour, pixels: Int)] {
             let groundChannels = ground.channels
-            let groundLab = Self.rgb(ground)
             var found: [(colour: Colour, pixels: Int)] = []
             for (colour, pixels) in entries where pixels >= minimumInkPixels && colour != ground {
-                guard labCache.cie94(groundLab, Self.rgb(colour)) >= rule.strongDeltaE else { continue }
+                guard labCache.cie94(ground.rgb, colour.rgb) >= rule.strongDeltaE else { continue }
                 let direction = colour.channels - groundChannels
                 let length = (direction * direction).sum().squareRoot()
                 let beyond = entries.contains { other, otherPixels in
@@ -145,10 +148,6 @@ enum InkReplacement {
                 if !beyond { found.append((colour, pixels)) }
             }
             return found
-        }
-
-        static func rgb(_ colour: Colour) -> (r: UInt8, g: UInt8, b: UInt8) {
-            (UInt8(colour.packed >> 16), UInt8((colour.packed >> 8) & 0xFF), UInt8(colour.packed & 0xFF))
         }
     }
 
