@@ -76,6 +76,47 @@ final class ComparisonTests: XCTestCase {
         XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0))).match)
     }
 
+    /// 16-bit samples one 8-bit level apart reduce to the same level: `exact` still tells them
+    /// apart (as ImageMagick's Q16 does), and only `exact`; fully transparent pixels stay equal,
+    /// an 8-bit side counts at 257 times its samples, and ignored pixels stay ignored.
+    func testExactComparesSixteenBitSamples() {
+        func image(_ samples: [UInt16]) -> RGBAImage { RGBAImage(width: samples.count / 4, height: 1, samples16: samples, hasAlpha: true) }
+        let reference = image([30000, 100, 200, 65535, 30000, 100, 200, 65535, 5, 6, 7, 0, 257, 514, 771, 65535])
+        let actual = image([30050, 100, 200, 65535, 30000, 100, 200, 65535, 9, 6, 7, 0, 257, 514, 771, 65535])
+        XCTAssertEqual(reference.pixels, actual.pixels, "the 8-bit copies are equal")
+        let exact = compare(reference, actual, options: ComparisonOptions(metric: .exact, collectsMask: true))
+        XCTAssertEqual(exact.differentPixels, 1)
+        XCTAssertEqual(exact.boundingBox, PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0))
+        XCTAssertEqual(exact.mask?.contains(x: 0, y: 0), true)
+        XCTAssertEqual(exact.mask?.count, 1)
+        XCTAssertEqual(exact.differentRatio, 0.25)
+        XCTAssertFalse(exact.match)
+        XCTAssertEqual(exact.maxChannelDelta, 0, "the statistics stay in 8-bit levels")
+        XCTAssertEqual(compareScalar(reference, actual, options: ComparisonOptions(metric: .exact)).differentPixels, 1)
+        XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .channel(tolerance: 0))).match)
+        XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .yiq(threshold: 0))).match)
+        let ignored = compare(reference, actual, options: ComparisonOptions(
+            metric: .exact, ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0)]))
+        XCTAssertEqual(ignored.differentPixels, 0)
+        XCTAssertTrue(ignored.match)
+
+        let eightBit = RGBAImage(width: 4, height: 1, pixels: reference.pixels, hasAlpha: true)
+        // 30000 / 257 is 116.7: the 8-bit image's 116 is 29812 on the Q16 scale; 257, 514, 771 are 1, 2, 3 exactly.
+        XCTAssertEqual(compare(eightBit, reference, options: ComparisonOptions(metric: .exact)).differentPixels, 2)
+        XCTAssertEqual(compare(eightBit, eightBit, options: ComparisonOptions(metric: .exact)).differentPixels, 0)
+
+        // Of two sizes, the overlap's pixels are found by each image's own width.
+        let opaque: [UInt16] = [1000, 2000, 3000, 65535]
+        let wide = RGBAImage(width: 3, height: 2, samples16: Array([[UInt16]](repeating: opaque, count: 6).joined()), hasAlpha: true)
+        var tallSamples = Array([[UInt16]](repeating: opaque, count: 6).joined())
+        tallSamples[(1 * 2 + 1) * 4] = 1001
+        let tall = RGBAImage(width: 2, height: 3, samples16: tallSamples, hasAlpha: true)
+        let sized = compare(wide, tall, options: ComparisonOptions(metric: .exact, collectsMask: true))
+        XCTAssertEqual(sized.differentPixels, 5 + 1, "five pixels outside the overlap and (1, 1)")
+        XCTAssertEqual(sized.mask?.contains(x: 1, y: 1), true)
+        XCTAssertEqual(sized.mask?.contains(x: 0, y: 1), false)
+    }
+
     /// odiff's rule: the overlap is compared, the rest counts, the area is max × max.
     func testDifferentSizesNeverError() {
         let reference = RGBAImage(width: 4, height: 3, filledWith: white)

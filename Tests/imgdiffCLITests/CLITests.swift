@@ -128,6 +128,27 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// Two 16-bit PNGs whose samples differ by less than one 8-bit level: `exact` counts the
+    /// pixel whatever route the pair takes, and the default metric, in 8-bit levels, does not.
+    func testExactTellsSixteenBitFilesApart() throws {
+        var samples = [UInt16](repeating: 40000, count: 8 * 8 * 4)
+        let reference = RGBAImage(width: 8, height: 8, samples16: samples, hasAlpha: false)
+        samples[(3 * 8 + 5) * 4 + 1] = 40050
+        let actual = RGBAImage(width: 8, height: 8, samples16: samples, hasAlpha: false)
+        XCTAssertEqual(reference.pixels, actual.pixels)
+        let (first, second) = (path("a16.png"), path("b16.png"))
+        try Data(PNGEncoder.encode(reference)).write(to: URL(fileURLWithPath: first))
+        try Data(PNGEncoder.encode(actual)).write(to: URL(fileURLWithPath: second))
+        let exact = try imgdiff(first, second, "--metric", "exact", "--mask", path("mask.png"))
+        XCTAssertEqual(exact.status, 1, exact.stderr)
+        XCTAssertTrue(exact.stdout.hasPrefix("1 of 64 pixels differ"), exact.stdout)
+        XCTAssertTrue(exact.stdout.contains("box 5:3-5:3"), exact.stdout)
+        let mask = try ImageDecoder.decode(contentsOf: path("mask.png"))
+        XCTAssertEqual(stride(from: 3, to: mask.pixels.count, by: 4).filter { mask.pixels[$0] != 0 }, [(3 * 8 + 5) * 4 + 3])
+        XCTAssertEqual(try imgdiff(first, second).status, 0)
+        XCTAssertEqual(try imgdiff(first, first, "--metric", "exact").status, 0)
+    }
+
     func testMissingFile() throws {
         try assertError(args: [ref, path("missing.png"), "-o", path("out.png"), "--mask", path("mask.png")], mentions: "missing.png")
     }

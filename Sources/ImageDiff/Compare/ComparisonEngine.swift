@@ -27,6 +27,7 @@ public func compare(
     }
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .vectorized)
     return result.applyingImageMagickCount(reference, actual, options: options)
+        .applyingSixteenBitExactCount(reference, actual, options: options)
 }
 
 /// The plain scalar pass, pixel by pixel on one thread: the reference the fast path is tested
@@ -38,6 +39,7 @@ func compareScalar(
     options.bands = 1
     let result = ComparisonEngine(reference: reference, actual: actual, options: options).run(kernel: .scalar)
     return result.applyingImageMagickCount(reference, actual, options: options)
+        .applyingSixteenBitExactCount(reference, actual, options: options)
 }
 
 extension DiffResult {
