@@ -25,7 +25,8 @@ extension DiffResult {
                 for y in 0..<height {
                     guard !reference.rowMatchesInSixteenBits(actual, y, width: width) else { continue }
                     for x in 0..<width where ignored?.contains(x: x, y: y) != true {
-                        guard !Self.differsInEightBits(a, b, y * width + x),
+                        // Equal by the 8-bit pass's rule (no channel apart, or both fully transparent), unequal in 16 bits.
+                        guard PixelDelta.maxChannelDelta(a, b, (y * width + x) * 4) == 0,
                             reference.differsInSixteenBits(actual, y * reference.width + x, y * actual.width + x)
                         else { continue }
                         if options.ignoreAntialiasing,
@@ -49,13 +50,6 @@ extension DiffResult {
         result.differentRatio = result.totalPixels == 0 ? 0 : Double(result.differentPixels) / Double(result.totalPixels)
         result.judge(by: options.allowance)
         return result
-    }
-
-    /// The exact rule on 8-bit samples: any channel differs, unless both pixels are fully transparent.
-    private static func differsInEightBits(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ index: Int) -> Bool {
-        let k = index * 4
-        guard a[k + 3] != 0 || b[k + 3] != 0 else { return false }
-        return a[k] != b[k] || a[k + 1] != b[k + 1] || a[k + 2] != b[k + 2] || a[k + 3] != b[k + 3]
     }
 }
 
