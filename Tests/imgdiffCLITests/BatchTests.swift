@@ -326,7 +326,7 @@ final class BatchTests: XCTestCase {
     func testHelpTeaches() throws {
         let run = try imgdiff("batch", "--help")
         XCTAssertEqual(run.status, 0)
-        for expected in ["REF_DIR", "NEW_DIR", "--out", "--approve", "report.json", "junit.xml", "index.html", "Exit status", "--metric"] {
+        for expected in ["REF_DIR", "NEW_DIR", "--out", "--approve", "report.json", "junit.xml", "summary.md", "index.html", "Exit status", "--metric"] {
             XCTAssertTrue(run.stdout.contains(expected), "missing \(expected)")
         }
     }

@@ -27,6 +27,7 @@ final class CIRecipeTests: XCTestCase {
         XCTAssertEqual(report["needs"] as? String, "compare")
         XCTAssertTrue(uses(report).contains("actions/download-artifact@v4"))
         XCTAssertTrue(runs(report).contains { $0.contains("imgdiff merge-reports") })
+        XCTAssertTrue(runs(report).contains { $0.contains("report/summary.md >> \"$GITHUB_STEP_SUMMARY\"") }, "\(runs(report))")
     }
 
     func testGitLabShardsWithParallelAndMerges() throws {

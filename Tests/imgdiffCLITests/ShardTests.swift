@@ -30,7 +30,7 @@ final class ShardTests: XCTestCase {
     /// The report's files, timings zeroed; and every file under `pairs/`, by relative path.
     func snapshot(_ folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in ["report.json", "junit.xml", "index.html"] {
+        for name in ["report.json", "junit.xml", "summary.md", "index.html"] {
             let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
                 .replacingOccurrences(of: #""seconds" ?: ?[0-9.e-]+"#, with: "\"seconds\":0", options: .regularExpression)
                 .replacingOccurrences(of: #"time="[0-9.]+""#, with: "time=\"0\"", options: .regularExpression)

@@ -18,7 +18,7 @@ import SnapshotFiles
 struct BatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",
-        abstract: "Compare two folders of snapshots and write a review report (HTML, JSON, JUnit).",
+        abstract: "Compare two folders of snapshots and write a review report (HTML, JSON, JUnit, Markdown).",
         discussion: """
             Files are paired by their path relative to each folder, recursively:
             REF_DIR/a/b.png with NEW_DIR/a/b.png. Image files only (png, jpg,
@@ -51,6 +51,8 @@ struct BatchCommand: AsyncParsableCommand {
                            verdict and output paths
               junit.xml    one test case per pair; changed, new and deleted
                            pairs are failures, unreadable ones errors
+              summary.md   the counts and a table of the pairs to review, in
+                           Markdown: cat it >> "$GITHUB_STEP_SUMMARY"
               pairs/PATH/  for a changed pair blend.png, mask.png and copies of
                            both images; for a new or deleted pair a copy of its
                            image (passed pairs link to the input files)

@@ -14,10 +14,11 @@ struct MergeReportsCommand: AsyncParsableCommand {
         abstract: "Join the reports of `imgdiff batch --shard I/N` runs into one report.",
         discussion: """
             Each DIR is a report folder written by `imgdiff batch` (usually with
-            --shard I/N, on one CI runner each). The merged report.json, junit.xml
-            and index.html are those one unsharded run writes, byte for byte but
-            for the per-pair timings; each part's pairs/ folders are copied, and
-            links to input files are made relative to --out.
+            --shard I/N, on one CI runner each). The merged report.json,
+            junit.xml, summary.md and index.html are those one unsharded run
+            writes, byte for byte but for the per-pair timings; each part's
+            pairs/ folders are copied, and links to input files are made
+            relative to --out.
 
             Every part of a sharded suite must be given: a missing or repeated
             part, reports of different folders, or a pair in two reports is an

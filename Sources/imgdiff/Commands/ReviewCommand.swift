@@ -428,6 +428,6 @@ struct PendingReview: Encodable {
     static func isImgdiffReport(_ path: String, _ data: Data) -> Bool {
         let folder = PathText.parent(of: path)
         return String(decoding: data, as: UTF8.self).contains("\"referenceDirectory\"")
-            || ["junit.xml", "index.html"].contains { FileManager.default.fileExists(atPath: PathText.join(folder, $0)) }
+            || ["junit.xml", "summary.md", "index.html"].contains { FileManager.default.fileExists(atPath: PathText.join(folder, $0)) }
     }
 }

@@ -2,12 +2,13 @@ import ImageCodecs
 
 /// What `batch` and `merge-reports` do with a finished report: write it, print it, approve it.
 extension BatchReport {
-    /// Writes `report.json`, `junit.xml` and `index.html` into `folder`, a staging folder that
-    /// has none of them yet.
+    /// Writes `report.json`, `junit.xml`, `summary.md` and `index.html` into `folder`, a staging
+    /// folder that has none of them yet.
     func write(into folder: String) throws(CommandLineError) {
         do {
             try ImageFile.create(Array(try json()), at: PathText.join(folder, "report.json"))
             try ImageFile.create(Array(JUnitReport.render(self).utf8), at: PathText.join(folder, "junit.xml"))
+            try ImageFile.create(Array(MarkdownSummary.render(self).utf8), at: PathText.join(folder, "summary.md"))
             try ImageFile.create(Array(try HTMLReport.render(self).utf8), at: PathText.join(folder, "index.html"))
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)

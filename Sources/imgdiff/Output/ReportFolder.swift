@@ -32,7 +32,7 @@ struct ReportFolder {
     /// Checks `destination` and creates the staging folder beside it.
     ///
     /// `destination` may be missing, empty or hold an earlier report (`index.html`,
-    /// `report.json`, `junit.xml`, `pairs/`, with a report.json that reads as a batch's); a
+    /// `report.json`, `junit.xml`, `summary.md`, `pairs/`, with a report.json that reads as a batch's); a
     /// folder holding anything else is refused, since the swap replaces it whole.
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
@@ -71,7 +71,7 @@ struct ReportFolder {
     }
 
     /// The names an imgdiff report folder holds.
-    static let reportEntries: Set<String> = ["index.html", "report.json", "junit.xml", "pairs"]
+    static let reportEntries: Set<String> = ["index.html", "report.json", "junit.xml", "summary.md", "pairs"]
 
     private static func requireReplaceable(_ place: String, as destination: String) throws(CommandLineError) {
         var status = stat()

@@ -73,7 +73,7 @@ final class FileSafetyTests: ReliabilityTestCase {
             let run = try runProcess(
                 IMGDiffExecutable.url, ["batch", "ref", "new", "--out", out], currentDirectory: work)
             XCTAssertEqual(run.status, 1, "\(out): \(run.stderr)")
-            XCTAssertEqual(entries(path("r")), ["index.html", "junit.xml", "pairs", "report.json"], out)
+            XCTAssertEqual(entries(path("r")), ["index.html", "junit.xml", "pairs", "report.json", "summary.md"], out)
         }
         XCTAssertEqual(entries(work.path), ["new", "r", "ref"], "no staging folder left")
     }
@@ -212,7 +212,7 @@ final class FileSafetyTests: ReliabilityTestCase {
 
         let run = try imgdiff("batch", path("ref"), path("new"), "--out", path("out"))
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "report.json"], "the old pairs/ went with the old report")
+        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "report.json", "summary.md"], "the old pairs/ went with the old report")
         XCTAssertEqual(entries(work.path), ["new", "out", "ref"], "no staging folder, and the killed run's is gone")
     }
 
@@ -296,7 +296,7 @@ final class FileSafetyTests: ReliabilityTestCase {
         }
         XCTAssertEqual(statuses, [1, 1, 1, 1])
         XCTAssertEqual(paths(try report(path("out")), "changed"), ["changed.png"])
-        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "pairs", "report.json"])
+        XCTAssertEqual(entries(path("out")), ["index.html", "junit.xml", "pairs", "report.json", "summary.md"])
         XCTAssertEqual(entries(work.path), ["new", "out", "ref"])
     }
 
