@@ -123,6 +123,69 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(entry.stderr, "imgdiff: error: other/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again\n")
     }
 
+    /// A batch pair is accepted only as the report shows it: while the new image is the one
+    /// batch compared (the report's copy) and the reference the one it compared against (or
+    /// still missing, for a new pair). A new image named apart from its folder, images changed
+    /// since, or a review run from another project with folders of the same names are refused,
+    /// and nothing is written.
+    func testBatchPairsChangedSinceTheReportAreNotAccepted() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        let other = SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png").path
+        let reportPath = work.appendingPathComponent("report/report.json")
+        let original = try String(contentsOf: reportPath, encoding: .utf8)
+        let edited = original.replacingOccurrences(
+            of: "\"newFile\" : \"new/onboarding/welcome.png\"", with: "\"newFile\" : \"\(other)\"")
+        XCTAssertNotEqual(edited, original)
+        try edited.write(to: reportPath, atomically: true, encoding: .utf8)
+        func replace(_ file: String, with source: String) throws {
+            let url = work.appendingPathComponent(file)
+            try FileManager.default.removeItem(at: url)
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: source), to: url)
+        }
+        try replace("new/login.png", with: other)
+        try replace("ref/settings/account.png", with: fixtures.appendingPathComponent("ref/home.png").path)
+
+        let list = try review("--list")
+        XCTAssertEqual(list.status, 1)
+        for problem in [
+            "new/login.png: changed since the report", "ref/settings/account.png: changed since the report",
+            "names its new image \(other) apart from its folder new",
+        ] {
+            XCTAssertTrue(list.stdout.contains(problem), "\(problem): \(list.stdout)")
+        }
+        let run = try review("--accept-all")
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertEqual(run.stdout, "", "nothing accepted")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: work.appendingPathComponent("ref/login.png").path),
+            FileManager.default.contents(atPath: fixtures.appendingPathComponent("ref/login.png").path))
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: work.appendingPathComponent("ref/settings/account.png").path),
+            FileManager.default.contents(atPath: fixtures.appendingPathComponent("ref/home.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("ref/onboarding/welcome.png").path))
+
+        // Another project with folders of the same names: its images are not the report's.
+        try original.write(to: reportPath, atomically: true, encoding: .utf8)
+        let project = work.appendingPathComponent("project")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("ref"), to: project.appendingPathComponent(side))
+        }
+        let theirs = project.appendingPathComponent("new/settings/account.png")
+        try FileManager.default.removeItem(at: theirs)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: other), to: theirs)
+        let elsewhere = try runProcess(IMGDiffExecutable.url, ["review", "../report", "--accept-all"], currentDirectory: project)
+        XCTAssertEqual(elsewhere.status, 2, elsewhere.stderr)
+        XCTAssertTrue(elsewhere.stderr.contains("new/settings/account.png: changed since the report"), elsewhere.stderr)
+        XCTAssertTrue(elsewhere.stderr.contains("new/onboarding/welcome.png: no such new image here"), elsewhere.stderr)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: project.appendingPathComponent("ref/settings/account.png").path),
+            FileManager.default.contents(atPath: fixtures.appendingPathComponent("ref/settings/account.png").path))
+    }
+
     /// A batch report names the files it replaces: a reference apart from its folder, or a
     /// reference folder outside the folder review runs in, is refused, and nothing is written.
     func testBatchReportsReplaceOnlyTheirReferencesHere() throws {
