@@ -267,6 +267,23 @@ final class ShardTests: XCTestCase {
         XCTAssertTrue(again.stdout.contains("36 pairs: 0 changed, 30 passed, 0 new, 6 deleted, 0 errors"), again.stdout)
     }
 
+    /// The merged report approves the images the parts compared: a new image rendered again
+    /// after its part ran (on the machine that merges) is refused, and its reference kept.
+    func testApproveFromAMergedReportTakesOnlyTheComparedImages() throws {
+        for index in 1...2 {
+            _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/2")
+        }
+        let rendered = path("new/set-0/login.png"), reference = path("ref/set-0/login.png")
+        let before = FileManager.default.contents(atPath: reference)
+        try FileManager.default.removeItem(atPath: rendered)
+        try FileManager.default.copyItem(atPath: path("new/set-0/home.png"), toPath: rendered)
+        let run = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("report"), "--approve")
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(rendered): changed since the report"), run.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: reference), before)
+        XCTAssertEqual(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("approved:") }.count, 6 * 3 - 1, "the others are approved")
+    }
+
     /// Two whole runs of one suite (an Intel and an ARM runner's) join side by side, each pair
     /// labelled with its report's folder; such a report cannot be approved.
     func testWholeRunsOfOneSuiteAreJoinedSideBySide() throws {

@@ -127,7 +127,7 @@ struct BatchCommand: AsyncParsableCommand {
         }
         report.printSummary(reportFolder: outputDirectory)
         guard approve else { return report.exitCode }
-        return report.approve()
+        return report.approve(reportFolder: outputDirectory)
     }
 
     /// The setting from `--config`, else the reference folder's ``ComparisonSettings/defaultFileName``

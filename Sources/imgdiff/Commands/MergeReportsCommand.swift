@@ -109,7 +109,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             throw error
         }
         report.printSummary(reportFolder: outputDirectory)
-        return approve ? report.approve() : report.exitCode
+        return approve ? report.approve(reportFolder: outputDirectory) : report.exitCode
     }
 
     /// For reports of whole runs (none has a shard) whose pairs share paths: one label per

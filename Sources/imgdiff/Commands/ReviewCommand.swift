@@ -185,8 +185,8 @@ struct PendingReview: Encodable {
     /// For a snapshot failure: the reference as the test read it (``ReviewEntry/recordedReference``).
     var recordedReference: String?
     /// For a batch pair: the report's copies of the images batch compared, which a person
-    /// reviewed (the reference's nil for a new pair, which had none).
-    var comparedCopies: (new: String, reference: String?)?
+    /// reviewed.
+    var comparedCopies: ComparedCopies?
 
     private enum CodingKeys: String, CodingKey { case source, name, reference, new, review, summary, entry }
 
@@ -212,7 +212,7 @@ struct PendingReview: Encodable {
             _ = try ImageDecoder.decode(bytes, name: new)
             try Self.checkInsideCurrentFolder(referenceFolder?.root ?? reference)
             if let referenceFolder {
-                if let problem = Self.changeSinceReport(reference: reference, new: new, newBytes: bytes, comparedCopies) {
+                if let problem = ComparedCopies.problem(comparedCopies, reference: reference, new: new, newBytes: bytes) {
                     throw CommandLineError(problem)
                 }
                 try SnapshotFolder.createFolders(for: referenceFolder.path, under: referenceFolder.root)
@@ -274,30 +274,6 @@ struct PendingReview: Encodable {
         guard current.width == recorded.width, current.height == recorded.height, current.pixels == recorded.pixels else {
             throw CommandLineError("\(reference): changed since this failure (recorded again, or accepted); run the test again")
         }
-    }
-
-    /// Why a batch pair cannot be accepted as its report shows it, or nil when it can: the new
-    /// image must still be the bytes batch compared (the report's copy of it), and the
-    /// reference too (or still be missing, for a new pair). Otherwise accepting would write an
-    /// image no one reviewed, or replace a reference recorded since, as a report read from
-    /// another folder than the one batch ran in would.
-    static func changeSinceReport(
-        reference: String, new: String, newBytes: [UInt8]? = nil, _ copies: (new: String, reference: String?)?
-    ) -> String? {
-        guard let copies else { return "the report holds no copy of the images batch compared; run batch again" }
-        func bytes(_ path: String) -> [UInt8]? { try? ImageFile.read(path) }
-        guard let compared = bytes(copies.new) else { return "\(copies.new): the report's copy of the new image is missing; run batch again" }
-        guard let current = newBytes ?? bytes(new) else { return "\(new): no such new image here; review from the folder batch ran in" }
-        guard current == compared else { return "\(new): changed since the report (batch compared other bytes); run batch again" }
-        guard let comparedReference = copies.reference else {
-            var status = stat()
-            return lstat(reference, &status) == 0 ? "\(reference): exists now, but batch found no reference; run batch again" : nil
-        }
-        guard let reviewed = bytes(comparedReference) else {
-            return "\(comparedReference): the report's copy of the reference is missing; run batch again"
-        }
-        guard let existing = bytes(reference) else { return "\(reference): no such reference here; review from the folder batch ran in" }
-        return existing == reviewed ? nil : "\(reference): changed since the report (recorded again, or accepted); run batch again"
     }
 
     /// Forgets a snapshot failure, and says whether it did: a batch pair stays in its report
@@ -448,35 +424,22 @@ struct PendingReview: Encodable {
             var failure = PendingReview(
                 source: .batch, name: pair.path, reference: reference, new: new, review: nil,
                 summary: pair.status == "new" ? "new image" : pair.metrics?.summary ?? "changed", entry: nil)
-            failure.comparedCopies = comparedCopies(of: pair, inReport: path)
+            failure.comparedCopies = ComparedCopies(
+                new: pair.outputs?.new, reference: pair.outputs?.reference, isNewPair: pair.status == "new",
+                inReportFolder: PathText.parent(of: path))
             if sideBySide {
                 failure.refusal = "from runs joined side by side (\(path)); accept from each run's own report"
             } else if pair.referenceFile.map({ $0 != PathText.join(report.referenceDirectory, pair.path) }) ?? false {
                 failure.refusal = "names its reference \(reference) apart from its folder \(report.referenceDirectory); a report batch wrote names none"
             } else if pair.newFile.map({ $0 != PathText.join(report.newDirectory, pair.path) }) ?? false {
                 failure.refusal = "names its new image \(new) apart from its folder \(report.newDirectory); a report batch wrote names none"
-            } else if let problem = changeSinceReport(reference: reference, new: new, failure.comparedCopies) {
+            } else if let problem = ComparedCopies.problem(failure.comparedCopies, reference: reference, new: new) {
                 failure.refusal = problem
             } else {
                 failure.referenceFolder = (report.referenceDirectory, pair.path)
             }
             return failure
         }
-    }
-
-    /// The report's copies of a changed or new pair's images (under the report's `pairs/`
-    /// folder), or nil when it names none there: a report batch wrote holds both of a changed
-    /// pair and the new image of a new one.
-    static func comparedCopies(of pair: BatchEntry.Pair, inReport path: String) -> (new: String, reference: String?)? {
-        let folder = PathText.parent(of: path)
-        func copy(_ output: String?) -> String? {
-            guard let output, output.hasPrefix("pairs/"), !PathText.components(of: output).contains("..") else { return nil }
-            return PathText.join(folder, output)
-        }
-        guard let new = copy(pair.outputs?.new) else { return nil }
-        if pair.status == "new" { return (new, nil) }
-        guard let reference = copy(pair.outputs?.reference) else { return nil }
-        return (new, reference)
     }
 
     /// Whether a report.json that does not decode is one imgdiff wrote, broken: it names a

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 
 /// What `batch` and `merge-reports` do with a finished report: write it, print it, approve it.
@@ -31,18 +36,25 @@ extension BatchReport {
     }
 
     /// Copies the new images of changed and new pairs over the references, each synced to disk
-    /// before the next. Only REF_DIR's own folders are written: a symbolic link inside it, to a
-    /// folder or in place of a reference, is refused rather than written through.
+    /// before the next, while each is the image the report compared (``ComparedCopies``). Only
+    /// REF_DIR's own folders are written: a symbolic link inside it, to a folder or in place of a
+    /// reference, is refused rather than written through.
     ///
     /// - Returns: 2 on any error (the report's or a copy's), else 1 if deleted pairs remain,
     ///   else 0.
-    func approve() -> Int32 {
+    func approve(reportFolder: String) -> Int32 {
         var failed = summary.errors > 0
         for pair in pairs where pair.status == .changed || pair.status == .new {
             let source = PathText.join(newDirectory, pair.path)
             let destination = PathText.join(referenceDirectory, pair.path)
             do {
                 let bytes = try ImageFile.read(source)
+                let copies = ComparedCopies(
+                    new: pair.outputs.new, reference: pair.outputs.reference, isNewPair: pair.status == .new,
+                    inReportFolder: reportFolder)
+                if let problem = ComparedCopies.problem(copies, reference: destination, new: source, newBytes: bytes) {
+                    throw CommandLineError(problem)
+                }
                 try SnapshotFolder.createFolders(for: pair.path, under: referenceDirectory)
                 try ImageFile.write(bytes, to: destination, durable: true)
                 Console.line("approved: \(pair.status == .new ? "added" : "updated") \(destination)")
@@ -62,5 +74,54 @@ extension BatchReport {
         }
         if failed { return 2 }
         return deleted.isEmpty ? 0 : 1
+    }
+}
+
+/// The report's copies of a changed or new pair's images, under its `pairs/` folder: the images
+/// batch compared, which the review page showed. Approving or accepting the pair writes the new
+/// image over the reference only while both are still those bytes.
+struct ComparedCopies {
+    /// The copy of the new image.
+    let new: String
+    /// The copy of the reference; nil for a new pair, which had none.
+    let reference: String?
+
+    /// The copies a report in `folder` names as a pair's `outputs`, or nil when it names none
+    /// inside its `pairs/` folder: a report batch wrote holds both of a changed pair and the
+    /// new image of a new one.
+    init?(new: String?, reference: String?, isNewPair: Bool, inReportFolder folder: String) {
+        func copy(_ output: String?) -> String? {
+            guard let output, output.hasPrefix("pairs/"), !PathText.components(of: output).contains("..") else { return nil }
+            return PathText.join(folder, output)
+        }
+        guard let newCopy = copy(new) else { return nil }
+        if isNewPair {
+            (self.new, self.reference) = (newCopy, nil)
+            return
+        }
+        guard let referenceCopy = copy(reference) else { return nil }
+        (self.new, self.reference) = (newCopy, referenceCopy)
+    }
+
+    /// Why the new image `new` cannot replace `reference` as the report shows the pair, or nil
+    /// when it can: `new` must still hold the bytes batch compared, and `reference` too (or
+    /// still be missing, for a new pair). Otherwise the write would put an image no one
+    /// reviewed over the reference, or replace one recorded since, as a report read in another
+    /// folder than the one batch ran in would.
+    static func problem(_ copies: ComparedCopies?, reference: String, new: String, newBytes: [UInt8]? = nil) -> String? {
+        guard let copies else { return "the report holds no copy of the images batch compared; run batch again" }
+        func bytes(_ path: String) -> [UInt8]? { try? ImageFile.read(path) }
+        guard let compared = bytes(copies.new) else { return "\(copies.new): the report's copy of the new image is missing; run batch again" }
+        guard let current = newBytes ?? bytes(new) else { return "\(new): no such new image here; review from the folder batch ran in" }
+        guard current == compared else { return "\(new): changed since the report (batch compared other bytes); run batch again" }
+        guard let comparedReference = copies.reference else {
+            var status = stat()
+            return lstat(reference, &status) == 0 ? "\(reference): exists now, but batch found no reference; run batch again" : nil
+        }
+        guard let reviewed = bytes(comparedReference) else {
+            return "\(comparedReference): the report's copy of the reference is missing; run batch again"
+        }
+        guard let existing = bytes(reference) else { return "\(reference): no such reference here; review from the folder batch ran in" }
+        return existing == reviewed ? nil : "\(reference): changed since the report (recorded again, or accepted); run batch again"
     }
 }
