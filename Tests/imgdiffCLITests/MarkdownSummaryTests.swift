@@ -77,6 +77,28 @@ final class MarkdownSummaryTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains(message), "the message stderr printed: \(message)")
     }
 
+    /// Outside the table a pipe needs no escape (its backslash would show), and the snapshot
+    /// verdict's message, two lines, stays on the pair's row.
+    func testFolderNamesAndSnapshotMessagesReadAsWritten() throws {
+        let (reference, new) = (work.appendingPathComponent("p|q/ref"), work.appendingPathComponent("p|q/new"))
+        for folder in [reference, new] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("ref/login.png"), to: reference.appendingPathComponent("login.png"))
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("new/login.png"), to: new.appendingPathComponent("login.png"))
+        let run = try imgdiff("batch", reference.path, new.path, "--out", out, "--precision", "0.99", "--perceptual-precision", "0.98")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let lines = try summaryLines()
+        XCTAssertTrue(lines.contains("References `\(reference.path)`, new images `\(new.path)`."), "\(lines)")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))) as? [String: Any])
+        let pair = try XCTUnwrap((report["pairs"] as? [[String: Any]])?.first)
+        let summary = try XCTUnwrap((pair["metrics"] as? [String: Any])?["summary"] as? String)
+        let message = try XCTUnwrap((pair["snapshot"] as? [String: Any])?["message"] as? String)
+        let messageLines = message.components(separatedBy: "\n")
+        XCTAssertEqual(messageLines.count, 2, message)
+        let rows = try tableRows(lines)
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(plainText(rows[0][2]), ([summary] + messageLines).joined(separator: "; "))
+    }
+
     func testListsAtMostTwoHundredPairs() throws {
         let (reference, new) = (work.appendingPathComponent("ref"), work.appendingPathComponent("new"))
         for folder in [reference, new] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }

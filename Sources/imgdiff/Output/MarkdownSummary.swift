@@ -22,9 +22,9 @@ enum MarkdownSummary {
         lines.append("")
         lines.append(text("\(Wording.count(s.pairs, "pair")): \(s.changed) changed, \(s.passed) passed, \(s.new) new, \(s.deleted) deleted, \(Wording.count(s.errors, "error"))."))
         lines.append("")
-        var folders = "References \(code(report.referenceDirectory)), new images \(code(report.newDirectory))"
+        var folders = "References \(code(report.referenceDirectory, inTable: false)), new images \(code(report.newDirectory, inTable: false))"
         if let settings = report.settings, !settings.isEmpty {
-            folders += "; judged by the settings file: \(code(settings.joined(separator: " ")))"
+            folders += "; judged by the settings file: \(code(settings.joined(separator: " "), inTable: false))"
         }
         lines.append(folders + ".")
         guard !needReview.isEmpty else { return lines.joined(separator: "\n") + "\n" }
@@ -50,7 +50,7 @@ enum MarkdownSummary {
         case .changed:
             let summary = pair.metrics?.summary ?? "the images differ"
             guard let message = pair.snapshot?.message else { return summary }
-            return summary + "; " + message
+            return ([summary] + message.split(whereSeparator: \.isNewline).map(String.init)).joined(separator: "; ")
         case .new: return "no reference"
         case .deleted: return "no new image"
         case .error: return pair.error ?? "cannot compare"
@@ -58,11 +58,13 @@ enum MarkdownSummary {
         }
     }
 
-    /// `value` as a code span on one line of a table cell: a fence of one more backtick than the
-    /// longest run inside it, pipes escaped (a table splits cells before it reads code spans) and
-    /// control characters escaped as on the terminal (a newline would end the table's row).
-    static func code(_ value: String) -> String {
-        let content = TerminalText.escaped(value).replacing("|", with: "\\|")
+    /// `value` as a code span on one line: a fence of one more backtick than the longest run
+    /// inside it, control characters escaped as on the terminal (a newline would end a table's
+    /// row), and in a table cell pipes escaped (a table splits cells before it reads code spans;
+    /// elsewhere the backslash would show).
+    static func code(_ value: String, inTable: Bool = true) -> String {
+        let escaped = TerminalText.escaped(value)
+        let content = inTable ? escaped.replacing("|", with: "\\|") : escaped
         var longestRun = 0, run = 0
         for character in content {
             run = character == "`" ? run + 1 : 0
