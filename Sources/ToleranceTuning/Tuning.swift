@@ -76,6 +76,8 @@ public struct TunedSetting: Sendable, Equatable, Codable {
     /// The 99.9th percentile of noise ΔE94 that `perceptualPrecision` was chosen to cover
     /// (swift-snapshot-testing mode).
     public var noiseDeltaE94Percentile999: Double?
+    /// The noise pair whose 99.9th percentile is ``noiseDeltaE94Percentile999``.
+    public var noiseDeltaE94PercentilePair: String?
     /// How far the recommended value sits beyond ``noiseLimit``, relative to it: the requested
     /// safety margin, less when a must-fail pair is closer, more where rounding added some.
     public var safetyMargin: Double?
@@ -159,7 +161,8 @@ public enum Tuning {
     ) -> TunedSetting {
         let limits = SnapshotTestingGrid.deltaELimits
         let comparable = noise.filter { !$0.profile.premultipliedEqual }
-        let percentile = comparable.map(\.profile.deltaE94.percentile999).max() ?? 0
+        let widest = comparable.max { $0.profile.deltaE94.percentile999 < $1.profile.deltaE94.percentile999 }
+        let percentile = widest?.profile.deltaE94.percentile999 ?? 0
         let wanted = percentile * (1 + safetyMargin)
         let ruleIndex = limits.firstIndex { Double($0) >= wanted } ?? limits.count - 1
 
@@ -176,6 +179,7 @@ public enum Tuning {
             }
         }
         best.noiseDeltaE94Percentile999 = percentile
+        best.noiseDeltaE94PercentilePair = widest?.name
         return best
     }
 
@@ -221,7 +225,12 @@ public enum Tuning {
         setting.cliArguments = [
             "--precision", precision.plainText, "--perceptual-precision", perceptualPrecision.plainText,
         ]
-        if !mustFail.isEmpty { setting.separation = scores.separation(separates: separates) }
+        if !mustFail.isEmpty {
+            // The precision allows more than the noise's share (at least 0.1 % of the pixels, and
+            // rounding): the changes it passes are those its verdict passes.
+            let passing = mustFail.filter { passes($0.profile, precision) }.map(\.name)
+            setting.separation = scores.separation(separates: separates, passingChanges: passing)
+        }
         return setting
     }
 
@@ -293,7 +302,9 @@ struct Scores {
         return sorted[1]
     }
 
-    func separation(separates: Bool) -> Separation {
+    /// How the scores separate; `passingChanges`, when given, are the must-fail pairs the chosen
+    /// setting passes, where they can be more than those scoring at or below the worst noise.
+    func separation(separates: Bool, passingChanges: [String]? = nil) -> Separation {
         let weakest = changes.min { $0.score < $1.score }
         let noiseLimit = noiseLimit
         let changeLimit = weakest?.score ?? .infinity
@@ -311,7 +322,7 @@ struct Scores {
             noiseLimit: Tuning.finite(noiseLimit), changeLimit: Tuning.finite(changeLimit),
             weakestChange: weakest?.name,
             overlappingNoise: noise.filter { $0.score >= changeLimit }.map(\.name),
-            overlappingChanges: changes.filter { $0.score <= noiseLimit }.map(\.name))
+            overlappingChanges: passingChanges ?? changes.filter { $0.score <= noiseLimit }.map(\.name))
     }
 }
 

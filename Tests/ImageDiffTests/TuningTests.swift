@@ -156,6 +156,26 @@ final class TuningTests: XCTestCase {
         XCTAssertLessThan(separation?.margin ?? 1, 0)
     }
 
+    /// swift-snapshot-testing's precision lets through at least 0.1 % of the pixels, more than
+    /// noise that leaves none beyond the perceptual limit. Where a change within that limit
+    /// cannot be separated, the setting passes a small strong change too, though its share is
+    /// above the noise's: the separation names both.
+    func testSnapshotTestingNamesTheChangesItsPrecisionPasses() throws {
+        let base = RGBAImage(width: 100, height: 100, filledWith: RGBA(120, 120, 120))
+        var noisy = base, faint = base, spot = base
+        for x in 0..<100 { noisy[x, 3] = RGBA(121, 120, 120) }
+        for y in 40..<60 { for x in 40..<60 { faint[x, y] = RGBA(121, 120, 120) } }
+        for x in 0..<5 { spot[x, 80] = RGBA(250, 20, 20) }
+        let report = Tuning.recommend(noise: [sample("noise", base, noisy)], mustFail: [sample("faint", base, faint), sample("spot", base, spot)])
+        let setting = try XCTUnwrap(report.setting(.snapshotTesting))
+        XCTAssertEqual(setting.noiseLimit, 0)
+        let precision = try XCTUnwrap(setting.snapshotTesting)
+        XCTAssertEqual(precision.precision, 0.999)
+        XCTAssertEqual(Tuning.snapshotTestingPasses(sample("spot", base, spot).sample.profile, setting: precision), true)
+        XCTAssertEqual(setting.separation?.separates, false)
+        XCTAssertEqual(setting.separation?.overlappingChanges, ["faint", "spot"], "5 px of 10,000 is within the 0.1 % precision lets through")
+    }
+
     func testNoisePairOfAnotherSizeCannotPass() {
         let base = Scene.screen()
         let taller = RGBAImage(width: base.width, height: base.height + 1, filledWith: RGBA(0, 0, 0))

@@ -483,12 +483,17 @@ struct SearchOutcome {
 
     static func pixels(_ count: Int) -> String { count == Int.max ? "size" : "\(count) px" }
 
+    /// The must-fail pairs and canaries that swift-snapshot-testing's setting passes, when it
+    /// passes all noise.
+    var pairsPassingSnapshotTesting: [String] {
+        guard let setting = snapshotTesting, setting.passesAllNoise else { return [] }
+        return (setting.separation?.overlappingChanges ?? []) + canariesPassingSnapshotTesting
+    }
+
     /// Set when swift-snapshot-testing's two numbers cannot tell the changes and canaries from
     /// the noise, which the search's setting can.
     var snapshotTestingWarning: String? {
-        guard let setting = snapshotTesting, setting.passesAllNoise else { return nil }
-        var passing = canariesPassingSnapshotTesting
-        if let separation = setting.separation, !separation.separates { passing = separation.overlappingChanges + passing }
+        let passing = pairsPassingSnapshotTesting
         guard !passing.isEmpty else { return nil }
         return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(Wording.names(passing)) pass; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
     }
@@ -521,6 +526,8 @@ struct TuneOutput: Encodable {
         let explanation: [String]
         let snapshotTesting: SnapshotTesting?
         let snapshotTestingSeparates: Bool?
+        /// The must-fail pairs and canaries that the swift-snapshot-testing setting passes.
+        let snapshotTestingPasses: [String]
         let cliLine: String?
         let snapshotTestingLine: String?
     }
@@ -539,7 +546,8 @@ struct TuneOutput: Encodable {
             noiseHeadroom: search.noiseHeadroom,
             explanation: search.explanation,
             snapshotTesting: snapshot.map { .init(precision: $0.precision, perceptualPrecision: $0.perceptualPrecision) },
-            snapshotTestingSeparates: snapshotSetting?.separation?.separates,
+            snapshotTestingSeparates: snapshot == nil || (mustFail.isEmpty && canaries.isEmpty) ? nil : search.pairsPassingSnapshotTesting.isEmpty,
+            snapshotTestingPasses: search.pairsPassingSnapshotTesting,
             cliLine: trained == nil ? nil : (["imgdiff", "REF", "NEW"] + search.cliArguments).joined(separator: " "),
             snapshotTestingLine: snapshot.map(Self.snapshotTestingLine))
     }
@@ -586,7 +594,8 @@ struct TuneOutput: Encodable {
             lines += pairTable(mustFail)
         }
         lines.append("")
-        lines.append("Per-pixel thresholds passing every noise pair, plus a \(percent(report.safetyMargin)) safety margin (no pixel may differ):")
+        let cap = mustFail.isEmpty ? "" : ", at most half-way to the weakest change"
+        lines.append("Per-pixel thresholds passing every noise pair, plus a \(percent(report.safetyMargin)) safety margin\(cap) (no pixel may differ):")
         lines += settingsTable()
         lines.append("")
         lines += conclusion()
@@ -627,10 +636,13 @@ struct TuneOutput: Encodable {
 
     func noiseLimit(_ setting: TunedSetting) -> String {
         guard let limit = setting.noiseLimit else { return "-" }
-        let pair = setting.limitingNoisePair.map { " (\($0))" } ?? ""
+        // Every pair limits a limit of zero: none is named.
+        let pair = limit > 0 ? setting.limitingNoisePair.map { " (\($0))" } ?? "" : ""
         switch setting.mode {
         case .snapshotTesting:
-            let covered = setting.noiseDeltaE94Percentile999.map { "p99.9 ΔE94 \(fixed($0)); " } ?? ""
+            let covered = setting.noiseDeltaE94Percentile999.map { percentile in
+                "p99.9 ΔE94 \(fixed(percentile))" + (setting.noiseDeltaE94PercentilePair.map { " (\($0))" } ?? "") + "; "
+            } ?? ""
             return covered + "\(percent(limit)) of px beyond" + pair
         case .channel: return "\(Int(limit)) levels" + pair
         case .yiq, .yiqAntialiasing: return PrintfFormat.fixed(limit, decimals: 4) + pair
@@ -654,7 +666,7 @@ struct TuneOutput: Encodable {
         lines += search.explanation.map { "  " + $0 }
         if let line = recommendation.snapshotTestingLine {
             lines.append("swift-snapshot-testing, closest:")
-            let note = recommendation.snapshotTestingSeparates == false ? "  // does not separate the changes" : ""
+            let note = recommendation.snapshotTestingSeparates == false ? "  // passes changes or canaries: see the warning" : ""
             lines.append("  " + line + note)
         }
         if search.trained != nil {
