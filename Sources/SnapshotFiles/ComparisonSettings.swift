@@ -188,6 +188,10 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         if let unknown = members.map(\.key).sorted().first(where: { !known.contains($0) }) {
             throw SettingsError("unknown key \"\(unknown)\"; known keys: \(CodingKeys.allNames.joined(separator: ", "))")
         }
+        // A decoder reads null as a key left out, so a null would set the default silently.
+        if let null = members.first(where: { $0.value.elementsEqual("null".utf8) }) {
+            throw SettingsError("\(null.key): null is not a value it takes; leave the key out for its default")
+        }
         do {
             self = try JSONDecoder().decode(ComparisonSettings.self, from: data)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

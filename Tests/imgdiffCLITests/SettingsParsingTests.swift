@@ -71,6 +71,13 @@ final class SettingsParsingTests: XCTestCase {
         assertRefused(#"{"metric":"exact","threshold":2}"#, "exact takes no threshold")
     }
 
+    /// A decoder reads null as a key left out: a null would set the default silently.
+    func testNullIsRefused() {
+        assertRefused(#"{"metric":"cie94","threshold": null }"#, "threshold: null is not a value it takes; leave the key out")
+        assertRefused(#"{"metric":"structural","minimumClusterPixels":null}"#, "minimumClusterPixels: null is not a value it takes")
+        assertRefused(#"{"metric":null}"#, "metric: null is not a value it takes")
+    }
+
     /// For `ae` the threshold is ImageMagick's fuzz, which the CLI takes as `--fuzz`.
     func testAnAEThresholdIsGivenToTheCLIAsFuzz() throws {
         let settings = try parse(#"{"metric":"ae","threshold":3277}"#).get()
