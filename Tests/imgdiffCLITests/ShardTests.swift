@@ -131,7 +131,12 @@ final class ShardTests: XCTestCase {
         _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard", "2/3", "--metric", "exact")
         let mixed = try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report"))
         XCTAssertEqual(mixed.status, 2)
-        XCTAssertTrue(mixed.stderr.contains("--metric exact`, but \(path("part-1")) ran"), mixed.stderr)
+        XCTAssertEqual(
+            mixed.stderr,
+            "imgdiff: error: \(path("part-2")): ran `batch \(path("ref")) \(path("new")) --metric exact`, but \(path("part-1")) ran `batch \(path("ref")) \(path("new"))`; run every part with the same options\n",
+            "each command as it was given")
+        let file = try imgdiff("merge-reports", path("part-1") + "/summary.md", "--out", path("report"))
+        XCTAssertEqual(file.stderr, "imgdiff: error: \(path("part-1"))/summary.md: not a folder; give the report folder that holds report.json\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("report")))
         _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard=2/3", "--jobs", "1")
         XCTAssertEqual(try imgdiff("merge-reports", path("part-1"), path("part-2"), path("part-3"), "--out", path("report")).status, 1)

@@ -8,7 +8,7 @@ import SnapshotRule
 /// The comparison options every command shares (`compare`, and any command that compares
 /// pairs).
 struct ComparisonArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("How pixels are judged (the metrics are listed above; default: yiq).", valueName: "metric"))
+    @Option(help: ArgumentHelp("How pixels are judged (default: yiq; `imgdiff help compare` says what each metric counts).", valueName: "metric"))
     var metric: ComparisonMetric?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -22,12 +22,12 @@ struct ComparisonArguments: ParsableArguments {
     var fuzz: Fuzz?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match.",
+        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match (default: 1 beside --perceptual-precision, else none: the metric judges).",
         valueName: "0...1"))
     var precision: Float?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100.",
+        "swift-snapshot-testing `perceptualPrecision`: a pixel matches iff ΔE94 <= (1 - P) * 100 (default: 1 beside --precision, else none).",
         valueName: "0...1"))
     var perceptualPrecision: Float?
 

@@ -165,14 +165,16 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         // The parts of one run judge their pairs alike: only the part, the report folder and
         // the runner's core count may differ.
-        let judging = parts.map { part in
-            unshardedCommand(part.command, dropping: ["--out", "--jobs"]).map { argument in
-                argument == part.referenceDirectory || argument == part.newDirectory ? Self.spelling(argument).joined(separator: "/") : argument
+        let commands = parts.map { unshardedCommand($0.command, dropping: ["--out", "--jobs"]) }
+        // The folders compared in their spelling's components, so that `ref/` and `./ref` agree.
+        let judging = zip(parts, commands).map { part, command in
+            command.map { argument in
+                argument == part.referenceDirectory || argument == part.newDirectory ? Self.spelling(argument) : [argument]
             }
         }
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
-                "\(folders[index]): ran `\(arguments.joined(separator: " "))`, but \(folders[0]) ran `\(judging[0].joined(separator: " "))`; run every part with the same options")
+                "\(folders[index]): ran `\(commands[index].joined(separator: " "))`, but \(folders[0]) ran `\(commands[0].joined(separator: " "))`; run every part with the same options")
         }
         func described(_ settings: [String]) -> String { settings.isEmpty ? "no settings file" : "the settings `\(settings.joined(separator: " "))`" }
         for (part, folder) in zip(parts, folders) {

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import ImageDiff
 import ImagePipeline
@@ -101,6 +106,10 @@ struct BatchReport: Codable, Sendable {
     /// The report a batch wrote into `folder` (its report.json).
     static func read(inFolder folder: String) throws(CommandLineError) -> BatchReport {
         let path = PathText.join(folder, "report.json")
+        var status = stat()
+        if stat(folder, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+            throw CommandLineError("\(folder): not a folder; give the report folder that holds report.json")
+        }
         let bytes: [UInt8]
         do {
             bytes = try ImageFile.read(path)
