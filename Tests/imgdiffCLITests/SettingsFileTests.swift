@@ -86,7 +86,7 @@ final class SettingsFileTests: XCTestCase {
         let before = try [image, text].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         for (destination, problem) in [
             (image, "named like an image, which a snapshot folder would list as one; name the settings file imgdiff.json"),
-            (text, "exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path"),
+            (text, "exists and does not read as an imgdiff settings file (not a JSON object (at byte 0)); --write-config replaces only a settings file: fix or remove it, or choose another path"),
         ] {
             let run = try imgdiff("tune", copied, "--write-config", destination)
             XCTAssertEqual(run.status, 2, destination)

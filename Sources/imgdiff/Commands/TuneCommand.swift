@@ -161,7 +161,7 @@ struct TuneCommand: AsyncParsableCommand {
             _ = try ComparisonSettings.load(contentsOf: path)
         } catch {
             throw CommandLineError(
-                "\(path): exists and is not an imgdiff settings file; --write-config replaces only a settings file, choose another path")
+                "\(path): exists and does not read as an imgdiff settings file (\(error.problem)); --write-config replaces only a settings file: fix or remove it, or choose another path")
         }
     }
 
