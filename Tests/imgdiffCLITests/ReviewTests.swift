@@ -319,9 +319,14 @@ final class ReviewTests: XCTestCase {
         let recordedAgain = SharedData.packageRoot.appendingPathComponent("Fixtures/batch/ref/home.png")
         try FileManager.default.removeItem(at: reference)
         try FileManager.default.copyItem(at: recordedAgain, to: reference)
+        let problem = "\(reference.path): changed since this failure (recorded again, or accepted); run the test again"
+        let listed = try review("artifacts", "--list")
+        XCTAssertTrue(listed.stdout.hasSuffix("; not accepted here: \(problem)\n"), "listed as accepting finds it: \(listed.stdout)")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try review("artifacts", "--json").stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.map { $0["refusal"] as? String }, [problem])
         let changed = try review("artifacts", "--accept-all")
         XCTAssertEqual(changed.status, 2)
-        XCTAssertEqual(changed.stderr, "imgdiff: error: \(reference.path): changed since this failure (recorded again, or accepted); run the test again\n")
+        XCTAssertEqual(changed.stderr, "imgdiff: error: \(problem)\n")
         XCTAssertEqual(try Data(contentsOf: reference), try Data(contentsOf: recordedAgain))
 
         let entryPath = artifacts.appendingPathComponent("testTwins.a.imgdiff.json")

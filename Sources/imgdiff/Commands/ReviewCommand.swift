@@ -182,16 +182,21 @@ struct PendingReview: Encodable {
     var referenceFolder: (root: String, path: String)?
     /// Why the failure cannot be accepted here, when it cannot.
     var refusal: String?
+    /// Whether ``refusal`` begins with the file it is about, as a check's error does; otherwise
+    /// accepting names the failure before it.
+    var refusalNamesItsFile = false
     /// For a snapshot failure: the reference as the test read it (``ReviewEntry/recordedReference``).
     var recordedReference: String?
     /// For a batch pair: the report's copies of the images batch compared, which a person
     /// reviewed.
     var comparedCopies: ComparedCopies?
 
-    private enum CodingKeys: String, CodingKey { case source, name, reference, new, review, summary, entry }
+    private enum CodingKeys: String, CodingKey { case source, name, reference, new, review, summary, entry, refusal }
 
+    /// The failure on one line; its target follows after a semicolon, so a summary's closing
+    /// full stop is left off.
     func line(_ index: Int, of count: Int) -> String {
-        "[\(index)/\(count)] \(source.rawValue) \(name): \(summary)"
+        "[\(index)/\(count)] \(source.rawValue) \(name): \(summary.hasSuffix(".") ? String(summary.dropLast()) : summary)"
     }
 
     /// What accepting would do: the file it replaces, or why it cannot be accepted.
@@ -203,7 +208,7 @@ struct PendingReview: Encodable {
 
     /// Replaces the reference with the new image, atomically and durably.
     func accept() throws(CommandLineError) {
-        if let refusal { throw CommandLineError("\(name): \(refusal)") }
+        if let refusal { throw CommandLineError(refusalNamesItsFile ? refusal : "\(name): \(refusal)") }
         guard let reference else {
             throw CommandLineError("\(name): the reference is unknown (it was not found among the test's snapshots); copy \(new) by hand")
         }
@@ -338,6 +343,17 @@ struct PendingReview: Encodable {
                     "its reference has \(twins.count - 1) twin(s) with the same pixels (\(twins.map(PathText.lastComponent).joined(separator: ", "))), and swift-snapshot-testing's failure file beside the entry does not tell which one failed; record the test again"
             }
         }
+        // Listed as accepting would find it: a reference recorded again since the failure
+        // (`record: .failed`, or accepted) is not offered.
+        if failure.refusal == nil, let reference = failure.reference {
+            do throws(CommandLineError) {
+                try checkInsideCurrentFolder(reference)
+                try failure.checkSnapshotReference(reference)
+            } catch {
+                failure.refusal = error.description
+                failure.refusalNamesItsFile = true
+            }
+        }
         return [failure]
     }
 
@@ -435,6 +451,7 @@ struct PendingReview: Encodable {
                 failure.refusal = "names its new image \(new) apart from its folder \(report.newDirectory); a report batch wrote names none"
             } else if let problem = ComparedCopies.problem(failure.comparedCopies, reference: reference, new: new) {
                 failure.refusal = problem
+                failure.refusalNamesItsFile = true
             } else {
                 failure.referenceFolder = (report.referenceDirectory, pair.path)
             }
