@@ -140,7 +140,7 @@ struct ArtifactWriter {
                 problems.append("\(kind): \(error)")
             }
         }
-        if let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
+        if evaluation.settingsProblem == nil, let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
             let entry = ReviewEntry(
                 test: location.testName, reference: referencePath, failure: failureArtifact.path,
                 review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary,

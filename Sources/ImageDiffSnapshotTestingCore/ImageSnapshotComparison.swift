@@ -73,7 +73,7 @@ public struct ImageSnapshotComparison: Sendable {
     /// Judges `actual` against the recorded `reference`.
     public func evaluate(reference: RGBAImage, actual: RGBAImage) -> ImageSnapshotEvaluation {
         if let problem = options.metric.thresholdProblem {
-            return ImageSnapshotEvaluation(verdict: .failed("imgdiff: \(problem)"), difference: nil)
+            return ImageSnapshotEvaluation(verdict: .failed("imgdiff: \(problem)"), difference: nil, settingsProblem: problem)
         }
         if verdictRule == .imgdiff {
             var options = self.options
@@ -100,9 +100,13 @@ public struct ImageSnapshotEvaluation: Sendable {
     /// What imgdiff measured, with the mask of the pixels that count as different; `nil` when
     /// the images passed as they are, before any option was needed.
     public var difference: DiffResult?
+    /// Why the comparison's options cannot judge any pair (a negative or NaN threshold): the
+    /// test fails on its setting, not on the images, so no failure is left to review.
+    public var settingsProblem: String? = nil
 
     /// One line that says where and how much the images differ.
     public var summary: String {
+        if let settingsProblem { return "imgdiff: \(settingsProblem)." }
         guard let difference else { return "imgdiff: the images match." }
         return "imgdiff: " + difference.summary + "."
     }

@@ -177,6 +177,17 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         XCTAssertTrue(ImageSnapshotComparison(options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 1))).evaluate(reference: black, actual: black).verdict.passed)
     }
 
+    /// A setting that judges nothing fails the test on the setting, not the images: the
+    /// message says which, and no failure is left for `imgdiff review` to accept.
+    func testASettingThatJudgesNothingLeavesNoFailureToReview() throws {
+        let entry = SnapshotTestEnvironment.artifactsDirectory() + "/testASettingThatJudgesNothingLeavesNoFailureToReview.1.imgdiff.json"
+        try? FileManager.default.removeItem(atPath: entry)
+        let message = try XCTUnwrap(verify(Scene.badge.rasterize(), as: .image(metric: .channel(tolerance: -3)), named: "1"))
+        XCTAssertTrue(message.contains("imgdiff: the channel threshold must be >= 0, not -3.0."), message)
+        XCTAssertFalse(message.contains("the images match"), message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entry), "no entry for review")
+    }
+
     /// Two snapshots of one test with identical references fail each with its own artifacts,
     /// named as swift-snapshot-testing names the references.
     func testTwinsHaveTheirOwnArtifacts() throws {
