@@ -158,8 +158,9 @@ struct ArtifactWriter {
     /// Removes the review entries that an earlier run's failure of this test left for
     /// `reference`, which passes now: left behind, such an entry would have `imgdiff review
     /// --accept-all` replace the good reference with the old failure. Only this test's entries
-    /// are read (a folder listing on each pass, an image decoded only where one is left), and
-    /// one a failure of this process wrote (a twin's, with an identical reference) is kept.
+    /// for references in this snapshot folder are read (a folder listing on each pass, an image
+    /// decoded only where one is left), and one a failure of this process wrote (a twin's, with
+    /// an identical reference) is kept.
     func removeEntries(passing reference: RGBAImage) {
         let directory = artifactsDirectory
         let prefix = location.sanitizedTestName + "."
@@ -169,7 +170,8 @@ struct ArtifactWriter {
             guard !ClaimedArtifactNames.shared.isClaimed(String(name.dropLast(ReviewEntry.suffix.count)), in: snapshots) else { continue }
             let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
             guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: Array(data)),
-                let referencePath = entry.reference, stores(reference, at: referencePath)
+                let referencePath = entry.reference, Self.isSameFolder(containing: referencePath, as: snapshots),
+                stores(reference, at: referencePath)
             else { continue }
             try? FileManager.default.removeItem(atPath: path)
         }
@@ -198,6 +200,14 @@ struct ArtifactWriter {
         let name = ClaimedArtifactNames.shared.claim(among: matching, in: directory)
         let path = { (name: String) in URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name + suffix).path }
         return (name, path(name), matching.map(path))
+    }
+
+    /// Whether `file` lies in `folder` itself: an entry for a reference in another snapshot
+    /// folder (the same test and name snapshotted per device, say) is that folder's failure,
+    /// which a pass here says nothing about.
+    static func isSameFolder(containing file: String, as folder: String) -> Bool {
+        let parent = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
+        return parent == URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Whether the file at `path` holds `image`'s pixels, as the snapshot codec decodes it.

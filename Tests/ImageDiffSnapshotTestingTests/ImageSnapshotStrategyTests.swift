@@ -21,11 +21,20 @@ final class ImageSnapshotStrategyTests: XCTestCase {
 
     /// The scene passes; and the review entry an earlier run's failure of it left is removed,
     /// so that `imgdiff review --accept-all` cannot put that failure over the passing reference.
-    /// An entry for another reference (here one that is gone) stays.
+    /// An entry for another reference (here one that is gone, and one of the same pixels in
+    /// another snapshot folder) stays.
     func testUnchangedScenePasses() throws {
         let artifacts = SnapshotTestEnvironment.artifactsDirectory() + "/testUnchangedScenePasses"
         try FileManager.default.createDirectory(atPath: SnapshotTestEnvironment.artifactsDirectory(), withIntermediateDirectories: true)
-        for (name, reference) in [("1", SnapshotTestEnvironment.snapshotDirectory() + "/testUnchangedScenePasses.1.png"), ("gone", "/no/such.png")] {
+        let otherFolder = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-device-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: otherFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: otherFolder) }
+        try FileManager.default.copyItem(
+            atPath: SnapshotTestEnvironment.snapshotDirectory() + "/testUnchangedScenePasses.1.png", toPath: otherFolder + "/testUnchangedScenePasses.1.png")
+        for (name, reference) in [
+            ("1", SnapshotTestEnvironment.snapshotDirectory() + "/testUnchangedScenePasses.1.png"), ("gone", "/no/such.png"),
+            ("device", otherFolder + "/testUnchangedScenePasses.1.png"),
+        ] {
             let entry = ReviewEntry(test: "testUnchangedScenePasses()", reference: reference, failure: "\(artifacts).\(name).failure.png", review: nil, summary: "an earlier run")
             try Data(entry.encoded()).write(to: URL(fileURLWithPath: "\(artifacts).\(name).imgdiff.json"))
         }
@@ -34,6 +43,9 @@ final class ImageSnapshotStrategyTests: XCTestCase {
         assertSnapshot(of: Scene.badge.rasterize(), as: .image(precision: 0.99, perceptualPrecision: 0.98), named: "image")
         XCTAssertFalse(FileManager.default.fileExists(atPath: artifacts + ".1.imgdiff.json"), "the passing snapshot's entry")
         XCTAssertTrue(FileManager.default.fileExists(atPath: artifacts + ".gone.imgdiff.json"), "another reference's entry")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: artifacts + ".device.imgdiff.json"),
+            "the entry of the same pixels in another snapshot folder: that folder's failure")
     }
 
     /// Edge pixels one level off, as another machine renders them, fail the default exact
