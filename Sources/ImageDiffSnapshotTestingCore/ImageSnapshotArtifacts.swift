@@ -140,14 +140,18 @@ struct ArtifactWriter {
                 problems.append("\(kind): \(error)")
             }
         }
-        if evaluation.settingsProblem == nil, let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
+        let entryPath = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(baseName + ReviewEntry.suffix).path
+        if evaluation.settingsProblem != nil {
+            // This run's images, which nothing judged, replaced an earlier failure's artifacts:
+            // its entry would offer them under that failure's summary.
+            try? FileManager.default.removeItem(atPath: entryPath)
+        } else if let failureArtifact = artifacts.first(where: { $0.kind == "failure" }) {
             let entry = ReviewEntry(
                 test: location.testName, reference: referencePath, failure: failureArtifact.path,
                 review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary,
                 recordedReference: artifacts.first { $0.kind == "reference" }?.path, twins: twins.count > 1 ? twins : nil)
-            let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(baseName + ReviewEntry.suffix).path
             do {
-                try Data(entry.encoded()).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try Data(entry.encoded()).write(to: URL(fileURLWithPath: entryPath), options: .atomic)
             } catch {
                 problems.append("review entry: \(error)")
             }

@@ -193,11 +193,17 @@ final class ImageSnapshotStrategyTests: XCTestCase {
     /// message says which, and no failure is left for `imgdiff review` to accept.
     func testASettingThatJudgesNothingLeavesNoFailureToReview() throws {
         let entry = SnapshotTestEnvironment.artifactsDirectory() + "/testASettingThatJudgesNothingLeavesNoFailureToReview.1.imgdiff.json"
-        try? FileManager.default.removeItem(atPath: entry)
+        // An earlier run's real failure left its entry; this run's artifacts replace its images.
+        try FileManager.default.createDirectory(atPath: SnapshotTestEnvironment.artifactsDirectory(), withIntermediateDirectories: true)
+        let earlier = ReviewEntry(
+            test: "testASettingThatJudgesNothingLeavesNoFailureToReview()",
+            reference: SnapshotTestEnvironment.snapshotDirectory() + "/testASettingThatJudgesNothingLeavesNoFailureToReview.1.png",
+            failure: "an earlier failure.png", review: nil, summary: "an earlier run")
+        try Data(earlier.encoded()).write(to: URL(fileURLWithPath: entry))
         let message = try XCTUnwrap(verify(Scene.badge.rasterize(), as: .image(metric: .channel(tolerance: -3)), named: "1"))
         XCTAssertTrue(message.contains("imgdiff: the channel threshold must be >= 0, not -3.0."), message)
         XCTAssertFalse(message.contains("the images match"), message)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: entry), "no entry for review")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entry), "no entry for review, not even the earlier run's")
     }
 
     /// Two snapshots of one test with identical references fail each with its own artifacts,

@@ -190,6 +190,20 @@ final class BatchTests: XCTestCase {
 
     /// A new snapshot that is no image, or a broken one, is an error, not "new": it is neither
     /// reported as a snapshot to add nor approved into the references.
+    /// A name that begins with a combining mark is a pair like any other: approved from its
+    /// report's copy.
+    func testNamesBeginningWithACombiningMarkAreApproved() throws {
+        let copy = try copiedFixtures()
+        let name = "\u{301}x.png"
+        try FileManager.default.copyItem(atPath: new + "/login.png", toPath: copy.appendingPathComponent("new/" + name).path)
+        let run = try imgdiff("batch", copy.appendingPathComponent("ref").path, copy.appendingPathComponent("new").path, "--out", out, "--approve")
+        XCTAssertEqual(run.status, 1, "deleted pairs remain: " + run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: copy.appendingPathComponent("ref/" + name).path),
+            FileManager.default.contents(atPath: new + "/login.png"))
+    }
+
     func testNewFilesThatAreNoImagesAreErrorsAndNeverApproved() throws {
         let copy = try copiedFixtures()
         let referenceFolder = copy.appendingPathComponent("ref").path, newFolder = copy.appendingPathComponent("new").path

@@ -57,7 +57,7 @@ final class MarkdownSummaryTests: XCTestCase {
     func testHostileNamesStayInTheirCells() throws {
         let (reference, new) = (work.appendingPathComponent("ref"), work.appendingPathComponent("new"))
         for folder in [reference, new] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let names = ["a|b`c.png", "back\\|slash\\.png", "``x.png", "`edge`.png", "<img src=x onerror=alert(1)>.png", "*bold*_u_@team $x$ [l](u).png", "new\nline.png"]
+        let names = ["a|b`c.png", "back\\|slash\\.png", "a|\u{301}b.png", "x`\u{301}*b*`\u{301}.png", "@octocat #1 www.example.com.png", "``x.png", "`edge`.png", "<img src=x onerror=alert(1)>.png", "*bold*_u_@team $x$ [l](u).png", "new\nline.png"]
         for name in names {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent("ref/login.png"), to: reference.appendingPathComponent(name))
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent("new/login.png"), to: new.appendingPathComponent(name))
@@ -72,7 +72,7 @@ final class MarkdownSummaryTests: XCTestCase {
         let listed = try rows.map { try codeSpan($0[1]) }
         XCTAssertEqual(Set(listed), Set((names + [broken]).map { $0.replacingOccurrences(of: "\n", with: "\\n") }))
         let error = try XCTUnwrap(rows.first { $0[0] == "error" })
-        let message = plainText(error[2])
+        let message = try codeSpan(error[2])
         XCTAssertTrue(message.hasPrefix(reference.path + "/" + broken + ": "), message)
         XCTAssertTrue(run.stderr.contains(message), "the message stderr printed: \(message)")
     }
@@ -124,55 +124,66 @@ final class MarkdownSummaryTests: XCTestCase {
     }
 
     /// The table's body rows, each split into its three cells as GitHub's table extension
-    /// (cmark-gfm) splits them: on every pipe that no backslash comes right before.
+    /// (cmark-gfm) splits them, reading bytes (so scalars here, not characters, which would hide
+    /// a pipe under a combining mark): on every pipe that no backslash comes right before.
     func tableRows(_ lines: [String]) throws -> [[String]] {
         let header = try XCTUnwrap(lines.firstIndex(of: "| status | pair | result |"))
         XCTAssertEqual(lines[header + 1], "|---|---|---|")
         return try lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
-            var cells: [String] = [], cell = ""
-            for character in line {
-                if character == "|" && cell.last != "\\" {
+            var cells: [String.UnicodeScalarView] = [], cell = String.UnicodeScalarView()
+            for scalar in line.unicodeScalars {
+                if scalar == "|" && cell.last != "\\" {
                     cells.append(cell)
-                    cell = ""
+                    cell = String.UnicodeScalarView()
                 } else {
-                    cell.append(character)
+                    cell.append(scalar)
                 }
             }
             cells.append(cell)
-            guard cells.count == 5, cells.first == "", cells.last == "" else { throw MalformedRow(line: line) }
-            return cells[1...3].map { String($0.dropFirst().dropLast()) }
+            guard cells.count == 5, cells.first?.isEmpty == true, cells.last?.isEmpty == true else { throw MalformedRow(line: line) }
+            return cells[1...3].map { String(String.UnicodeScalarView($0.dropFirst().dropLast())) }
         }
     }
 
-    /// A cell that is one code span, read as CommonMark reads it: the fence, one space stripped
-    /// from each side when both sides have one, and the table's escaped pipes.
+    /// A cell that is one code span, read as CommonMark reads it, scalar by scalar: the fence,
+    /// one space stripped from each side when both sides have one, and the table's escaped pipes.
     func codeSpan(_ cell: String) throws -> String {
-        let fence = cell.prefix { $0 == "`" }
-        XCTAssertFalse(fence.isEmpty, cell)
-        XCTAssertTrue(cell.hasSuffix(fence) && cell.count >= 2 * fence.count, cell)
-        var content = String(cell.dropFirst(fence.count).dropLast(fence.count))
-        XCTAssertFalse(content.contains(String(fence)), "the fence does not occur inside: \(cell)")
-        if content.hasPrefix(" ") && content.hasSuffix(" ") && content.contains(where: { $0 != " " }) {
-            content = String(content.dropFirst().dropLast())
+        let scalars = Array(cell.unicodeScalars)
+        let fence = scalars.prefix { $0 == "`" }.count
+        XCTAssertGreaterThan(fence, 0, cell)
+        XCTAssertTrue(scalars.count >= 2 * fence && scalars.suffix(fence).allSatisfy { $0 == "`" }, cell)
+        XCTAssertFalse(scalars.count > 2 * fence && scalars[scalars.count - fence - 1] == "`", "the closing fence is no longer: \(cell)")
+        var content = Array(scalars.dropFirst(fence).dropLast(fence))
+        var run = 0
+        for scalar in content {
+            run = scalar == "`" ? run + 1 : 0
+            XCTAssertNotEqual(run, fence, "the fence does not occur inside: \(cell)")
         }
-        return content.replacingOccurrences(of: "\\|", with: "|")
+        if content.first == " " && content.last == " " && content.contains(where: { $0 != " " }) {
+            content = Array(content.dropFirst().dropLast())
+        }
+        var unescaped = String.UnicodeScalarView()
+        for (index, scalar) in content.enumerated() where !(scalar == "\\" && content.indices.contains(index + 1) && content[index + 1] == "|") {
+            unescaped.append(scalar)
+        }
+        return String(unescaped)
     }
 
     /// Plain text with its backslash escapes undone, after checking that no markup character
-    /// was left unescaped.
+    /// was left unescaped, scalar by scalar.
     func plainText(_ cell: String) -> String {
-        var text = "", escaped = false
-        for character in cell {
+        var text = String.UnicodeScalarView(), escaped = false
+        for scalar in cell.unicodeScalars {
             if escaped {
-                text.append(character)
+                text.append(scalar)
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
             } else {
-                XCTAssertFalse("`*_[]<>|~&@$".contains(character), "unescaped \(character) in \(cell)")
-                text.append(character)
+                XCTAssertFalse("`*_[]<>|~&@$".unicodeScalars.contains(scalar), "unescaped \(scalar) in \(cell)")
+                text.append(scalar)
             }
         }
-        return text
+        return String(text)
     }
 }

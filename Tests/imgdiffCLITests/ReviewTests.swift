@@ -186,6 +186,48 @@ final class ReviewTests: XCTestCase {
             FileManager.default.contents(atPath: fixtures.appendingPathComponent("ref/settings/account.png").path))
     }
 
+    /// Two reports of the same pairs under the folder (a shard's part and the merged report):
+    /// each pair is listed twice, and accepting the second copy, whose new image the reference
+    /// now holds, succeeds as the first did.
+    func testAPairInTwoReportsIsAcceptedOnce() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        for out in ["first", "second"] {
+            XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", out], currentDirectory: work).status, 1)
+        }
+        let run = try review("--accept-all")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("accepted:") }.count, 6)
+        for path in ["login.png", "settings/account.png", "onboarding/welcome.png"] {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: work.appendingPathComponent("ref/" + path).path),
+                FileManager.default.contents(atPath: fixtures.appendingPathComponent("new/" + path).path), path)
+        }
+    }
+
+    /// The report's copies are files batch wrote: one replaced by a link to the live image,
+    /// which would always agree with it, is refused.
+    func testACopyThatIsALinkIsRefused() throws {
+        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        let copy = work.appendingPathComponent("report/pairs/login.png/new.png")
+        try FileManager.default.removeItem(at: copy)
+        try FileManager.default.createSymbolicLink(at: copy, withDestinationURL: work.appendingPathComponent("new/login.png"))
+        try FileManager.default.removeItem(at: work.appendingPathComponent("new/login.png"))
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("new/home.png"), to: work.appendingPathComponent("new/login.png"))
+        let run = try review("--accept-all")
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.stderr.contains("report/pairs/login.png/new.png: the report's copy of the new image is not a file batch wrote"), run.stderr)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: work.appendingPathComponent("ref/login.png").path),
+            FileManager.default.contents(atPath: fixtures.appendingPathComponent("ref/login.png").path))
+    }
+
     /// A batch report names the files it replaces: a reference apart from its folder, or a
     /// reference folder outside the folder review runs in, is refused, and nothing is written.
     func testBatchReportsReplaceOnlyTheirReferencesHere() throws {
@@ -206,6 +248,8 @@ final class ReviewTests: XCTestCase {
         ] {
             XCTAssertNotEqual(edited, original)
             try edited.write(to: reportPath, atomically: true, encoding: .utf8)
+            let listed = try review("--list")
+            XCTAssertTrue(listed.stdout.contains("not accepted here: ") && listed.stdout.contains(problem), "listed as accepting finds it: \(listed.stdout)")
             let run = try review("--accept-all")
             XCTAssertEqual(run.status, 2)
             XCTAssertTrue(run.stderr.contains(problem), run.stderr)

@@ -453,7 +453,13 @@ struct PendingReview: Encodable {
                 failure.refusal = problem
                 failure.refusalNamesItsFile = true
             } else {
-                failure.referenceFolder = (report.referenceDirectory, pair.path)
+                do throws(CommandLineError) {
+                    try checkInsideCurrentFolder(report.referenceDirectory)
+                    failure.referenceFolder = (report.referenceDirectory, pair.path)
+                } catch {
+                    failure.refusal = error.description
+                    failure.refusalNamesItsFile = true
+                }
             }
             return failure
         }

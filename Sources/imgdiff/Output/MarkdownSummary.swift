@@ -32,7 +32,9 @@ enum MarkdownSummary {
         lines.append("| status | pair | result |")
         lines.append("|---|---|---|")
         for pair in needReview.prefix(listedPairs) {
-            lines.append("| \(pair.status.rawValue) | \(code(pair.path)) | \(text(result(of: pair))) |")
+            // An error names files, whose names are the user's: code, as the paths are.
+            let result = pair.status == .error ? code(result(of: pair)) : text(result(of: pair))
+            lines.append("| \(pair.status.rawValue) | \(code(pair.path)) | \(result) |")
         }
         if needReview.count > listedPairs {
             lines.append("")
@@ -61,29 +63,35 @@ enum MarkdownSummary {
     /// `value` as a code span on one line: a fence of one more backtick than the longest run
     /// inside it, control characters escaped as on the terminal (a newline would end a table's
     /// row), and in a table cell pipes escaped (a table splits cells before it reads code spans;
-    /// elsewhere the backslash would show).
+    /// elsewhere the backslash would show). GitHub renders a code span as it is spelled: no
+    /// emphasis, links, HTML, mentions or issue references. Pipes and backticks are found scalar
+    /// by scalar, as GitHub's parser reads bytes: a combining mark after one does not hide it.
     static func code(_ value: String, inTable: Bool = true) -> String {
-        let escaped = TerminalText.escaped(value)
-        let content = inTable ? escaped.replacing("|", with: "\\|") : escaped
+        var content = String.UnicodeScalarView()
         var longestRun = 0, run = 0
-        for character in content {
-            run = character == "`" ? run + 1 : 0
+        for scalar in TerminalText.escaped(value).unicodeScalars {
+            if inTable && scalar == "|" { content.append("\\") }
+            content.append(scalar)
+            run = scalar == "`" ? run + 1 : 0
             longestRun = max(longestRun, run)
         }
+        let text = String(content)
         let fence = String(repeating: "`", count: longestRun + 1)
-        let padding = content.hasPrefix("`") || content.hasSuffix("`") || content.hasPrefix(" ") && content.hasSuffix(" ") ? " " : ""
-        return fence + padding + content + padding + fence
+        let padding = text.unicodeScalars.first == "`" || text.unicodeScalars.last == "`"
+            || text.unicodeScalars.first == " " && text.unicodeScalars.last == " " ? " " : ""
+        return fence + padding + text + padding + fence
     }
 
-    /// `value` as plain text in a line or a table cell: every character that Markdown, its table
-    /// extension or GitHub reads as markup (emphasis, links, HTML, mentions, math) escaped with a
-    /// backslash, and control characters escaped as on the terminal.
+    /// `value` as plain text in a line or a table cell, for text imgdiff writes (counts,
+    /// summaries, verdicts): every character that Markdown or its table extension reads as
+    /// markup (emphasis, links, HTML, math) escaped with a backslash, scalar by scalar, and
+    /// control characters escaped as on the terminal. Names go in ``code(_:inTable:)``.
     static func text(_ value: String) -> String {
-        var escaped = ""
-        for character in TerminalText.escaped(value) {
-            if "\\`*_[]<>|~&@$".contains(character) { escaped.append("\\") }
-            escaped.append(character)
+        var escaped = String.UnicodeScalarView()
+        for scalar in TerminalText.escaped(value).unicodeScalars {
+            if "\\`*_[]<>|~&@$".unicodeScalars.contains(scalar) { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped
+        return String(escaped)
     }
 }

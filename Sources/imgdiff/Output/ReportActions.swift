@@ -91,7 +91,9 @@ struct ComparedCopies {
     /// new image of a new one.
     init?(new: String?, reference: String?, isNewPair: Bool, inReportFolder folder: String) {
         func copy(_ output: String?) -> String? {
-            guard let output, output.hasPrefix("pairs/"), !PathText.components(of: output).contains("..") else { return nil }
+            guard let output, !PathText.isAbsolute(output) else { return nil }
+            let components = PathText.components(of: output)
+            guard components.first == "pairs", !components.contains("..") else { return nil }
             return PathText.join(folder, output)
         }
         guard let newCopy = copy(new) else { return nil }
@@ -105,23 +107,54 @@ struct ComparedCopies {
 
     /// Why the new image `new` cannot replace `reference` as the report shows the pair, or nil
     /// when it can: `new` must still hold the bytes batch compared, and `reference` too (or
-    /// still be missing, for a new pair). Otherwise the write would put an image no one
+    /// still be missing, for a new pair), unless it holds those new bytes already (accepted
+    /// from another report of the same pair). Otherwise the write would put an image no one
     /// reviewed over the reference, or replace one recorded since, as a report read in another
     /// folder than the one batch ran in would.
     static func problem(_ copies: ComparedCopies?, reference: String, new: String, newBytes: [UInt8]? = nil) -> String? {
         guard let copies else { return "the report holds no copy of the images batch compared; run batch again" }
-        func bytes(_ path: String) -> [UInt8]? { try? ImageFile.read(path) }
-        guard let compared = bytes(copies.new) else { return "\(copies.new): the report's copy of the new image is missing; run batch again" }
-        guard let current = newBytes ?? bytes(new) else { return "\(new): no such new image here; review from the folder batch ran in" }
-        guard current == compared else { return "\(new): changed since the report (batch compared other bytes); run batch again" }
-        guard let comparedReference = copies.reference else {
-            var status = stat()
-            return lstat(reference, &status) == 0 ? "\(reference): exists now, but batch found no reference; run batch again" : nil
+        do throws(CommandLineError) {
+            let compared = try readCopy(copies.new, of: "the new image")
+            let current: [UInt8]
+            if let newBytes {
+                current = newBytes
+            } else {
+                current = try read(new, missing: "no such new image here; review from the folder batch ran in")
+            }
+            guard current == compared else { return "\(new): changed since the report (batch compared other bytes); run batch again" }
+            guard let comparedReference = copies.reference else {
+                var status = stat()
+                guard lstat(reference, &status) == 0 else { return nil }
+                return (try? ImageFile.read(reference, maxBytes: .max)) == compared
+                    ? nil : "\(reference): exists now, but batch found no reference; run batch again"
+            }
+            let reviewed = try readCopy(comparedReference, of: "the reference")
+            let existing = try read(reference, missing: "no such reference here; review from the folder batch ran in")
+            if existing == reviewed || existing == compared { return nil }
+            return "\(reference): changed since the report (recorded again, or accepted); run batch again"
+        } catch {
+            return error.description
         }
-        guard let reviewed = bytes(comparedReference) else {
-            return "\(comparedReference): the report's copy of the reference is missing; run batch again"
+    }
+
+    /// The bytes of a copy batch wrote: a regular file, not a link (to the live image, which
+    /// would always agree with itself).
+    private static func readCopy(_ path: String, of image: String) throws(CommandLineError) -> [UInt8] {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw CommandLineError("\(path): the report's copy of \(image) is missing; run batch again") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CommandLineError("\(path): the report's copy of \(image) is not a file batch wrote; run batch again")
         }
-        guard let existing = bytes(reference) else { return "\(reference): no such reference here; review from the folder batch ran in" }
-        return existing == reviewed ? nil : "\(reference): changed since the report (recorded again, or accepted); run batch again"
+        return try read(path, missing: "the report's copy of \(image) is missing; run batch again")
+    }
+
+    /// The file's bytes; `missing` when there is no such file, else the reason it cannot be read.
+    private static func read(_ path: String, missing: String) throws(CommandLineError) -> [UInt8] {
+        do throws(ImageFileError) {
+            return try ImageFile.read(path, maxBytes: .max)
+        } catch {
+            if case .noSuchFile = error.error { throw CommandLineError("\(path): \(missing)") }
+            throw CommandLineError(error.description)
+        }
     }
 }
