@@ -110,6 +110,58 @@ final class BrowserReportTests: XCTestCase {
         }
     }
 
+    /// A pair of two sizes is drawn on the canvas it was compared on (the larger width and
+    /// height, where its mask and bounding box lie): each frame keeps the canvas's shape, each
+    /// image its own share of it, and the box stays inside the frame in every view.
+    func testAPairOfTwoSizesIsDrawnOnItsCanvas() throws {
+        let folders = ["ref", "new"].map { work.appendingPathComponent("sizes/" + $0) }
+        for folder in folders { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("ref/login.png"), to: folders[0].appendingPathComponent("grow.png"))
+        let larger = RGBAImage(width: 300, height: 240, filledWith: RGBA(37, 99, 235))
+        try Data(PNGEncoder.encode(larger)).write(to: folders[1].appendingPathComponent("grow.png"))
+        let sizesReport = work.appendingPathComponent("sizes-report")
+        XCTAssertEqual(try imgdiff("batch", folders[0].path, folders[1].path, "--out", sizesReport.path).status, 1)
+        for view in ["side", "blend", "mask", "slider", "onion"] {
+            let page = try dumpDOM(sizesReport.appendingPathComponent("index.html"), fragment: "filter=failed&view=\(view)")
+            let pair = try XCTUnwrap(page.pairs.first, view)
+            XCTAssertTrue(pair.markup.contains("aspect-ratio: 300 / 240"), "\(view): \(pair.markup)")
+            if view != "blend" {
+                XCTAssertTrue(pair.markup.contains("width: 80%"), "\(view): the 240-px reference takes 80% of the canvas")
+            }
+            let box = try XCTUnwrap(Page.allMatches(#"class="box" style="([^"]*)""#, in: pair.markup).first?.first, view)
+            XCTAssertEqual(box, "left:0%;top:0%;width:100%;height:100%", "\(view): the box 0:0-299:239 fills the canvas")
+        }
+        let slider = try dumpDOM(sizesReport.appendingPathComponent("index.html"), fragment: "filter=failed&view=slider")
+        XCTAssertEqual(
+            Page.matches(#"<a href="([^"]*)" data-filter"#, in: slider.dom).map { $0.replacingOccurrences(of: "&amp;", with: "&") },
+            ["#filter=all&view=slider", "#filter=failed&view=slider", "#filter=new&view=slider", "#filter=deleted&view=slider",
+             "#filter=passed&view=slider"],
+            "another filter keeps the view")
+    }
+
+    /// A report folder reached through a symbolic link (`bazel-bin`, macOS's `/tmp`): the page
+    /// opened at the path batch printed finds the passed pairs' inputs, whose links a browser
+    /// resolves against that path as text.
+    func testPassedImagesLoadFromAReportBehindASymbolicLink() throws {
+        let project = work.appendingPathComponent("project")
+        for side in ["ref", "new"] {
+            try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: project.appendingPathComponent(side))
+        }
+        let cache = work.appendingPathComponent("cache/a/b/c")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: project.appendingPathComponent("out").path, withDestinationPath: "../cache/a/b/c")
+        let run = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "out/report"], currentDirectory: project)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(run.stdout.contains("report: out/report/index.html"), run.stdout)
+        let page = try dumpDOM(project.appendingPathComponent("out/report/index.html"), fragment: "filter=passed")
+        XCTAssertEqual(page.pairs.map(\.path), ["home.png", "settings/theme.png"])
+        for pair in page.pairs {
+            XCTAssertEqual(pair.images.map(\.loaded), ["true", "true"], "\(pair.path): \(pair.images.map(\.src))")
+        }
+    }
+
     func testScreenshot() throws {
         let shot = work.appendingPathComponent("shot.png")
         try runChromium(["--window-size=1280,900", "--screenshot=\(shot.path)", pageURL(fragment: "")])

@@ -289,15 +289,34 @@ enum SnapshotFolder {
         }
     }
 
-    /// The path of `target` relative to the folder `base`, both resolved, with `../` as needed.
+    /// The path of `target` relative to the folder `base`, with `../` as needed: a link the
+    /// report in `base` holds to an input. A browser resolves such a link against the page's URL
+    /// as text, so `base` is taken as spelled (made absolute, `.` and `..` folded, links left as
+    /// they are: the folder printed and opened, though it lies behind a symbolic link), and
+    /// `target` resolved, so that the spelled path and the link together reach the file.
     static func relativePath(of target: String, from base: String) -> String {
         let targetParts = PathText.components(of: resolved(target))
-        let baseParts = PathText.components(of: resolved(base))
+        let baseParts = spelledAbsoluteComponents(base)
         var shared = 0
         while shared < min(targetParts.count, baseParts.count), targetParts[shared].utf8.elementsEqual(baseParts[shared].utf8) {
             shared += 1
         }
         let up = Array(repeating: "..", count: baseParts.count - shared)
         return (up + targetParts[shared...]).joined(separator: "/")
+    }
+
+    /// `path` made absolute from the current folder, its `.` and `..` folded as a URL's are,
+    /// symbolic links left in place.
+    static func spelledAbsoluteComponents(_ path: String) -> [String] {
+        let absolute = PathText.isAbsolute(path) ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [String] = []
+        for component in PathText.components(of: absolute) {
+            switch component {
+            case "", ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(component)
+            }
+        }
+        return parts
     }
 }

@@ -106,6 +106,8 @@ enum HTMLReport {
         .frame img { width: 100%; height: auto; display: block; }
         .frame img.pixelated { image-rendering: pixelated; }
         .frame .over { position: absolute; left: 0; top: 0; }
+        .frame.canvas img { position: absolute; left: 0; top: 0; }
+        .frame .layer { position: absolute; inset: 0; }
         .frame .under { opacity: .3; filter: grayscale(1); }
         .box { position: absolute; outline: 2px dashed var(--box); outline-offset: 1px; pointer-events: none; }
         .divider { position: absolute; top: 0; bottom: 0; width: 2px; margin-left: -1px; background: var(--box); pointer-events: none; }
@@ -172,9 +174,12 @@ enum HTMLReport {
             return path.split("/").map(function (part) { return part === ".." ? part : encodeURIComponent(part); }).join("/");
           }
 
-          function image(src, alt, size, className) {
+          // On a canvas (a pair of two sizes, drawn on the larger of each side, top-left aligned,
+          // as the comparison lays them), an image takes its share of the canvas's width.
+          function image(src, alt, size, className, canvas) {
             var img = el("img", { src: fileURL(src), alt: alt, loading: "lazy", decoding: "async", "class": className,
                                   width: size && size.width, height: size && size.height });
+            if (canvas && size && size.width) img.style.width = (100 * size.width / canvas.width) + "%";
             img.addEventListener("load", function () {
               img.dataset.loaded = "true";
               if (img.naturalWidth && img.clientWidth > img.naturalWidth) img.classList.add("pixelated");
@@ -183,6 +188,7 @@ enum HTMLReport {
             return img;
           }
 
+          // The bounding box is in the canvas's coordinates.
           function box(pair, size) {
             var b = pair.metrics && pair.metrics.boundingBox;
             if (!b || !size || !size.width || !size.height) return null;
@@ -191,8 +197,12 @@ enum HTMLReport {
             return el("div", { "class": "box", style: style, title: "bounding box " + b.minX + ":" + b.minY + "-" + b.maxX + ":" + b.maxY });
           }
 
-          function figure(caption, frameChildren, extra) {
-            return el("figure", {}, [el("figcaption", { text: caption }), el("div", { "class": "frame" }, frameChildren)].concat(extra || []));
+          // A frame shows a canvas when given one: the frame keeps the canvas's shape, and its
+          // images lie on it at their own sizes.
+          function figure(caption, frameChildren, extra, canvas) {
+            var frame = el("div", { "class": canvas ? "frame canvas" : "frame" }, frameChildren);
+            if (canvas) frame.style.aspectRatio = canvas.width + " / " + canvas.height;
+            return el("figure", {}, [el("figcaption", { text: caption }), frame].concat(extra || []));
           }
 
           function sizes(pair) {
@@ -200,18 +210,31 @@ enum HTMLReport {
             return { reference: m.referenceSize, actual: m.actualSize };
           }
 
+          // The canvas two images of other sizes are compared on (the larger width and height,
+          // where the mask and the bounding box lie); null for a pair of one size.
+          function canvasOf(s) {
+            if (!s.reference || !s.actual) return null;
+            if (s.reference.width === s.actual.width && s.reference.height === s.actual.height) return null;
+            return { width: Math.max(s.reference.width, s.actual.width), height: Math.max(s.reference.height, s.actual.height) };
+          }
+
           function buildView(pair, view) {
-            var o = pair.outputs, s = sizes(pair);
+            var o = pair.outputs, s = sizes(pair), canvas = canvasOf(s), area = canvas || s.reference;
             if (pair.status === "new") return [figure("New (no reference)", [image(o.new, "new " + pair.path)])];
             if (pair.status === "deleted") return [figure("Reference (no new image)", [image(o.reference, "reference " + pair.path)])];
-            if (view === "blend") return [figure("Blend: reference tinted red, dissolved over new", [image(o.blend, "blend " + pair.path, s.actual), box(pair, s.actual)])];
+            if (view === "blend") {
+              return [figure("Blend: reference tinted red, dissolved over new",
+                [image(o.blend, "blend " + pair.path, s.actual, null, canvas), box(pair, area)], null, canvas)];
+            }
             if (view === "mask") {
               return [figure("Mask: differing pixels in red, over the reference", [
-                image(o.reference, "reference " + pair.path, s.reference, "under"),
-                image(o.mask, "mask " + pair.path, null, "over"), box(pair, s.reference)])];
+                image(o.reference, "reference " + pair.path, s.reference, "under", canvas),
+                image(o.mask, "mask " + pair.path, area, "over", canvas), box(pair, area)], null, canvas)];
             }
             if (view === "slider" || view === "onion") {
-              var top = image(o.new, "new " + pair.path, s.actual, "over");
+              // The new image in a layer over the whole frame, so that the slider clips it at the
+              // divider's place on the canvas, whatever its size.
+              var top = el("div", { "class": "layer" }, [image(o.new, "new " + pair.path, s.actual, canvas ? null : "over", canvas)]);
               var divider = view === "slider" ? el("div", { "class": "divider", style: "left:50%" }) : null;
               var range = el("input", { type: "range", min: "0", max: "100", value: "50", "aria-label": VIEWS[view] });
               function apply() {
@@ -221,12 +244,12 @@ enum HTMLReport {
               range.addEventListener("input", apply);
               apply();
               return [figure(view === "slider" ? "Slider: reference left, new right" : "Onion skin: new over reference",
-                [image(o.reference, "reference " + pair.path, s.reference), top, divider, box(pair, s.reference)],
-                [el("label", { "class": "control" }, [el("span", { text: "reference" }), range, el("span", { text: "new" })])])];
+                [image(o.reference, "reference " + pair.path, s.reference, null, canvas), top, divider, box(pair, area)],
+                [el("label", { "class": "control" }, [el("span", { text: "reference" }), range, el("span", { text: "new" })])], canvas)];
             }
             return [
-              figure("Reference", [image(o.reference, "reference " + pair.path, s.reference), box(pair, s.reference)]),
-              figure("New", [image(o.new, "new " + pair.path, s.actual), box(pair, s.actual)])
+              figure("Reference", [image(o.reference, "reference " + pair.path, s.reference, null, canvas), box(pair, area)], null, canvas),
+              figure("New", [image(o.new, "new " + pair.path, s.actual, null, canvas), box(pair, area)], null, canvas)
             ];
           }
 
@@ -298,6 +321,8 @@ enum HTMLReport {
             list.replaceChildren();
             Array.prototype.forEach.call(document.querySelectorAll("#filters a"), function (a) {
               a.setAttribute("aria-current", String(a.dataset.filter === state.filter));
+              // Another filter keeps the view the link opened with.
+              a.setAttribute("href", "#filter=" + a.dataset.filter + (state.view === "side" ? "" : "&view=" + state.view));
             });
             if (state.matching.length === 0) list.appendChild(el("p", { "class": "empty", text: "No pairs match this filter." }));
             renderMore();
