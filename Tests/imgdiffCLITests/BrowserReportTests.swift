@@ -155,10 +155,22 @@ final class BrowserReportTests: XCTestCase {
         let run = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "out/report"], currentDirectory: project)
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertTrue(run.stdout.contains("report: out/report/index.html"), run.stdout)
-        let page = try dumpDOM(project.appendingPathComponent("out/report/index.html"), fragment: "filter=passed")
-        XCTAssertEqual(page.pairs.map(\.path), ["home.png", "settings/theme.png"])
-        for pair in page.pairs {
-            XCTAssertEqual(pair.images.map(\.loaded), ["true", "true"], "\(pair.path): \(pair.images.map(\.src))")
+        // And the parts of a sharded run there, merged there: the parts' links are followed
+        // from their folders as spelled, too.
+        for index in 1...2 {
+            let part = try runProcess(
+                IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "out/part-\(index)", "--shard", "\(index)/2"], currentDirectory: project)
+            XCTAssertTrue([0, 1].contains(part.status), part.stderr)
+        }
+        let merged = try runProcess(
+            IMGDiffExecutable.url, ["merge-reports", "out/part-1", "out/part-2", "--out", "out/merged"], currentDirectory: project)
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        for folder in ["out/report", "out/merged"] {
+            let page = try dumpDOM(project.appendingPathComponent(folder + "/index.html"), fragment: "filter=passed")
+            XCTAssertEqual(page.pairs.map(\.path), ["home.png", "settings/theme.png"], folder)
+            for pair in page.pairs {
+                XCTAssertEqual(pair.images.map(\.loaded), ["true", "true"], "\(folder) \(pair.path): \(pair.images.map(\.src))")
+            }
         }
     }
 

@@ -208,7 +208,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
             guard let path else { return nil }
             let pairsPrefix = "pairs/".unicodeScalars
             guard path.unicodeScalars.starts(with: pairsPrefix) else {
-                let linked = PathText.join(folder, path)
+                // The part's link leads from its folder as spelled, as a browser follows it.
+                let linked = "/" + SnapshotFolder.spelledAbsoluteComponents(PathText.join(folder, path)).joined(separator: "/")
                 if !FileManager.default.fileExists(atPath: linked), let input, FileManager.default.fileExists(atPath: input) {
                     return SnapshotFolder.relativePath(of: input, from: outputDirectory)
                 }
