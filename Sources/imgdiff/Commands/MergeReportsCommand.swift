@@ -209,7 +209,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             let pairsPrefix = "pairs/".unicodeScalars
             guard path.unicodeScalars.starts(with: pairsPrefix) else {
                 // The part's link leads from its folder as spelled, as a browser follows it.
-                let linked = "/" + SnapshotFolder.spelledAbsoluteComponents(PathText.join(folder, path)).joined(separator: "/")
+                let linked = SnapshotFolder.spelledAbsolute(PathText.join(folder, path))
                 if !FileManager.default.fileExists(atPath: linked), let input, FileManager.default.fileExists(atPath: input) {
                     return SnapshotFolder.relativePath(of: input, from: outputDirectory)
                 }

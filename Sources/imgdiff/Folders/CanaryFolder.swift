@@ -41,7 +41,7 @@ struct CanaryFolder: Sendable {
             }
         }
         staging = try ReportFolder.makeStagingFolder(
-            beside: URL(fileURLWithPath: destination).standardizedFileURL.path, for: destination, naming: "the folder")
+            beside: SnapshotFolder.spelledAbsolute(destination), for: destination, naming: "the folder")
         for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: staging) }
     }
 

@@ -296,7 +296,7 @@ enum SnapshotFolder {
     /// `target` resolved, so that the spelled path and the link together reach the file.
     static func relativePath(of target: String, from base: String) -> String {
         let targetParts = PathText.components(of: resolved(target))
-        let baseParts = spelledAbsoluteComponents(base)
+        let baseParts = PathText.components(of: spelledAbsolute(base))
         var shared = 0
         while shared < min(targetParts.count, baseParts.count), targetParts[shared].utf8.elementsEqual(baseParts[shared].utf8) {
             shared += 1
@@ -306,17 +306,8 @@ enum SnapshotFolder {
     }
 
     /// `path` made absolute from the current folder, its `.` and `..` folded as a URL's are,
-    /// symbolic links left in place.
-    static func spelledAbsoluteComponents(_ path: String) -> [String] {
-        let absolute = PathText.isAbsolute(path) ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var parts: [String] = []
-        for component in PathText.components(of: absolute) {
-            switch component {
-            case "", ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(component)
-            }
-        }
-        return parts
+    /// symbolic links left in place: the folder as the user spelled it.
+    static func spelledAbsolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -91,9 +91,8 @@ struct ComparedCopies {
     /// new image of a new one.
     init?(new: String?, reference: String?, isNewPair: Bool, inReportFolder folder: String) {
         func copy(_ output: String?) -> String? {
-            guard let output, !PathText.isAbsolute(output) else { return nil }
-            let components = PathText.components(of: output)
-            guard components.first == "pairs", !components.contains("..") else { return nil }
+            guard let output, SnapshotFolder.isPlainRelativePath(output), output.unicodeScalars.starts(with: "pairs/".unicodeScalars)
+            else { return nil }
             return PathText.join(folder, output)
         }
         guard let newCopy = copy(new) else { return nil }

@@ -36,7 +36,7 @@ struct ReportFolder {
     /// folder holding anything else is refused, since the swap replaces it whole.
     init(_ destination: String) throws(CommandLineError) {
         self.destination = destination
-        place = URL(fileURLWithPath: destination).standardizedFileURL.path
+        place = SnapshotFolder.spelledAbsolute(destination)
         try Self.requireReplaceable(place, as: destination)
         staging = try Self.makeStagingFolder(beside: place, for: destination, naming: "the report folder")
     }
