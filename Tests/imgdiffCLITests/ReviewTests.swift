@@ -16,6 +16,21 @@ final class ReviewTests: XCTestCase {
         try? FileManager.default.removeItem(at: work)
     }
 
+    let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
+
+    /// Copies the batch fixture suite's ref/ and new/ into the work folder.
+    func copyFixtureFolders() throws {
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
+        }
+    }
+
+    /// `imgdiff batch ref new --out OUT` in the work folder; the fixture suite differs (exit 1).
+    func batchReport(into out: String = "report", file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", out], currentDirectory: work)
+        XCTAssertEqual(run.status, 1, run.stderr, file: file, line: line)
+    }
+
     /// `imgdiff review ARGUMENTS` in the work folder, with SNAPSHOT_ARTIFACTS unset: this test
     /// process sets it for the snapshot tests, whose references a review must never touch.
     func review(_ arguments: String..., input: String? = nil) throws -> CLIRun {
@@ -39,11 +54,8 @@ final class ReviewTests: XCTestCase {
     }
 
     func testBatchFailuresListedAcceptedAndGone() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
-        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        try copyFixtureFolders()
+        try batchReport()
 
         let list = try review("--list")
         XCTAssertEqual(list.status, 1)
@@ -81,16 +93,13 @@ final class ReviewTests: XCTestCase {
     /// `batch --approve` does; the pairs of runs joined side by side are listed but not
     /// accepted; a broken report or entry of imgdiff's is an error, not "nothing to review".
     func testBatchPairsAreAcceptedAsBatchApprovesThem() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
+        try copyFixtureFolders()
         // ref/settings is a link to a folder outside REF_DIR.
         let outside = work.appendingPathComponent("outside")
         try FileManager.default.moveItem(at: work.appendingPathComponent("ref/settings"), to: outside)
         try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("ref/settings").path, withDestinationPath: outside.path)
         let before = try Data(contentsOf: outside.appendingPathComponent("account.png"))
-        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        try batchReport()
         let accepted = try review("--accept-all")
         XCTAssertEqual(accepted.status, 2, accepted.stdout + accepted.stderr)
         XCTAssertTrue(accepted.stderr.contains("is a symbolic link; imgdiff writes only inside"), accepted.stderr)
@@ -129,11 +138,8 @@ final class ReviewTests: XCTestCase {
     /// since, or a review run from another project with folders of the same names are refused,
     /// and nothing is written.
     func testBatchPairsChangedSinceTheReportAreNotAccepted() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
-        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        try copyFixtureFolders()
+        try batchReport()
         let other = SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png").path
         let reportPath = work.appendingPathComponent("report/report.json")
         let original = try String(contentsOf: reportPath, encoding: .utf8)
@@ -190,13 +196,8 @@ final class ReviewTests: XCTestCase {
     /// each pair is listed twice, and accepting the second copy, whose new image the reference
     /// now holds, succeeds as the first did.
     func testAPairInTwoReportsIsAcceptedOnce() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
-        for out in ["first", "second"] {
-            XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", out], currentDirectory: work).status, 1)
-        }
+        try copyFixtureFolders()
+        for out in ["first", "second"] { try batchReport(into: out) }
         let run = try review("--accept-all")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("accepted:") }.count, 6)
@@ -210,11 +211,8 @@ final class ReviewTests: XCTestCase {
     /// The report's copies are files batch wrote: one replaced by a link to the live image,
     /// which would always agree with it, is refused.
     func testACopyThatIsALinkIsRefused() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
-        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        try copyFixtureFolders()
+        try batchReport()
         let copy = work.appendingPathComponent("report/pairs/login.png/new.png")
         try FileManager.default.removeItem(at: copy)
         try FileManager.default.createSymbolicLink(at: copy, withDestinationURL: work.appendingPathComponent("new/login.png"))
@@ -231,11 +229,8 @@ final class ReviewTests: XCTestCase {
     /// A batch report names the files it replaces: a reference apart from its folder, or a
     /// reference folder outside the folder review runs in, is refused, and nothing is written.
     func testBatchReportsReplaceOnlyTheirReferencesHere() throws {
-        let fixtures = SharedData.packageRoot.appendingPathComponent("Fixtures/batch")
-        for side in ["ref", "new"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(side), to: work.appendingPathComponent(side))
-        }
-        XCTAssertEqual(try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work).status, 1)
+        try copyFixtureFolders()
+        try batchReport()
         let reportPath = work.appendingPathComponent("report/report.json")
         let original = try String(contentsOf: reportPath, encoding: .utf8)
         let victim = work.appendingPathComponent("victim.txt"), elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-elsewhere-\(UUID().uuidString)")
