@@ -278,13 +278,17 @@ public enum Pipeline {
     }
 
     static func holdsWholeForLazyBlend(_ reference: EncodedImage, _ actual: EncodedImage, _ request: ComparisonRequest) -> Bool {
-        lazyBlend(request) == .wholeFromStart && fitsLazyBlendBudget(reference, actual)
+        lazyBlend(request) == .wholeFromStart && fitsLazyBlendBudget(reference, actual, limits: request.limits)
     }
 
-    /// Whether both PNGs declare sizes that decode within ``lazyBlendWholeImageBudget``.
-    static func fitsLazyBlendBudget(_ reference: EncodedImage, _ actual: EncodedImage) -> Bool {
+    /// Whether both PNGs declare sizes that decode within ``lazyBlendWholeImageBudget``, and
+    /// the whole-image route fits the limits' `maxMemory` (``wholeImageMemory(_:_:)``): a pair
+    /// the streamed route can judge within them is never held whole beyond them, so whether it
+    /// is judged does not depend on the pairs judged before it.
+    static func fitsLazyBlendBudget(_ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits) -> Bool {
         guard let referenceSize = ContainerFormat.declaredPNGSize(reference.bytes),
-            let actualSize = ContainerFormat.declaredPNGSize(actual.bytes)
+            let actualSize = ContainerFormat.declaredPNGSize(actual.bytes),
+            let wholeImageMemory = wholeImageMemory(reference, actual), wholeImageMemory <= limits.maxMemory
         else { return false }
         let decodedBytes = [referenceSize, actualSize].reduce(0.0) { $0 + 4 * Double($1.width) * Double($1.height) }
         return decodedBytes <= Double(lazyBlendWholeImageBudget)
@@ -311,7 +315,7 @@ public enum Pipeline {
         // matches gets no mask, as on the identical-bytes route.
         var firstOptions = options
         if wantsBlend && !blendNow { firstOptions.collectsMask = false }
-        let handsOver = wantsBlend && !blendNow && fitsLazyBlendBudget(reference, actual)
+        let handsOver = wantsBlend && !blendNow && fitsLazyBlendBudget(reference, actual, limits: request.limits)
         guard let first = try StreamedRoute.run(
             reference, actual, options: firstOptions, limits: request.limits, overlay: blendNow ? overlay : nil,
             parallelism: request.parallelism, handsOverOnDifference: handsOver)

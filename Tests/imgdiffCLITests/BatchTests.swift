@@ -312,11 +312,61 @@ final class BatchTests: XCTestCase {
                 run.stderr, "imgdiff: error: \(referenceFolder)/\(name): leads to \(meaning); remove the link or give other folders\n")
             try FileManager.default.removeItem(atPath: "\(referenceFolder)/\(name)")
         }
+        // A link to a folder or a file inside them is refused alike: the report's pairs/ would
+        // be read back (and approved into the references), the other folder's images listed
+        // as this one's.
+        let into = [
+            ("linked", "\(out)/pairs", links[0].2), ("latest-settings", "\(newFolder)/settings", links[1].2),
+            ("welcome.png", "\(newFolder)/onboarding/welcome.png", links[1].2),
+        ]
+        for (name, target, meaning) in into {
+            try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/\(name)", withDestinationPath: target)
+            let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
+            XCTAssertEqual(run.status, 2, name)
+            XCTAssertEqual(
+                run.stderr, "imgdiff: error: \(referenceFolder)/\(name): leads into \(meaning); remove the link or give other folders\n")
+            try FileManager.default.removeItem(atPath: "\(referenceFolder)/\(name)")
+        }
         try FileManager.default.createSymbolicLink(atPath: "\(newFolder)/missing", withDestinationPath: "\(copy.path)/not-checked-out")
         let dangling = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
         XCTAssertEqual(dangling.status, 1, dangling.stderr)
         XCTAssertEqual(dangling.stderr, "imgdiff: warning: \(newFolder)/missing: a link that leads nowhere; skipped\n")
         XCTAssertEqual(try json()["new"] as? [String], ["onboarding/welcome.png"])
+    }
+
+    /// A pair the streamed route judges within --max-memory is judged, whatever pairs came
+    /// before it: once many pairs differ, batch holds pairs whole for their blends only when
+    /// that too fits the limit (it refused every later pair), so a suite, its shards and one
+    /// `compare` per pair give the same verdicts.
+    func testAPairThatStreamsWithinTheMemoryLimitIsJudgedAfterOthersDiffer() throws {
+        let folders = ["ref", "new"].map { work.appendingPathComponent($0) }
+        for folder in folders { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        var names: [String] = []
+        for index in 0..<8 {
+            var reference = RGBAImage(width: 400, height: 300, filledWith: RGBA(240, 240, 245))
+            for x in 20..<380 { reference[x, 40 + index * 20] = RGBA(20, 20, 20) }
+            var actual = reference
+            if index.isMultiple(of: 2) {
+                for y in 100..<140 { for x in 100..<200 { actual[x, y] = RGBA(30, 120, 250) } }
+            } else {
+                actual[5, 5] = RGBA(241, 240, 245)
+            }
+            let name = "pair-\(index).png"
+            names.append(name)
+            try Data(PNGEncoder.encode(reference)).write(to: folders[0].appendingPathComponent(name))
+            try Data(PNGEncoder.encode(actual)).write(to: folders[1].appendingPathComponent(name))
+        }
+        // Each image fits 1 MiB, the pair compared whole (about 1.5 MiB) does not.
+        let limit = ["--max-memory", "1Mi"]
+        let run = try imgdiff(["batch", folders[0].path, folders[1].path, "--out", out, "--jobs", "1"] + limit)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let report = try json()
+        XCTAssertEqual(report["errors"] as? [String], [])
+        XCTAssertEqual(report["changed"] as? [String], names.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
+        for name in names {
+            let single = try imgdiff(["\(folders[0].path)/\(name)", "\(folders[1].path)/\(name)"] + limit)
+            XCTAssertEqual(single.status, (report["changed"] as? [String] ?? []).contains(name) ? 1 : 0, name + single.stderr)
+        }
     }
 
     func testMissingFolder() throws {

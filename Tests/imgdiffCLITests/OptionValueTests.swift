@@ -26,6 +26,11 @@ final class OptionValueTests: XCTestCase {
             (["--threshold", "-1"], "--threshold must be a number >= 0"),
             (["--threshold", "nan"], "--threshold must be a number >= 0"),
             (["--fuzz", "-5%"], "--fuzz"),
+            // Without `ae` or --diff, a fuzz would change nothing.
+            (["--fuzz", "5%"], "--fuzz is the tolerance of --metric ae and of --diff's image; judged by yiq with no --diff"),
+            (["--metric", "cie94", "--fuzz", "5%", "--json"], "judged by cie94 with no --diff, it would change nothing"),
+            (["batch", fixture("batch/ref"), fixture("batch/new"), "--fuzz", "50%", "--out", FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-options-\(UUID().uuidString)").path],
+             "judged by yiq with no --diff"),
             (["--metric", "yiq", "--threshold", "1e19"], "between 0 and 1"),
             // A value after a space, not only after `=`: "-1" is the value, not an option.
             (["--precision", "-1"], "--precision must be between 0 and 1"),

@@ -177,6 +177,18 @@ final class ShardTests: XCTestCase {
             XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(inside): the merged report folder may not overlap the snapshot folder"), run.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: inside))
         }
+        // Settings files of one content under two names (each runner's checkout) judge alike.
+        try FileManager.default.removeItem(atPath: path("ref/imgdiff.json"))
+        for (index, threshold) in [(1, "2"), (2, "2.0")] {
+            try Data(#"{"metric": "channel", "threshold": \#(threshold)}"#.utf8).write(to: URL(fileURLWithPath: path("runner-\(index).json")))
+            _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/2", "--config", path("runner-\(index).json"))
+        }
+        XCTAssertEqual(try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("by-config")).status, 1)
+        try Data(#"{"metric": "channel", "threshold": 3}"#.utf8).write(to: URL(fileURLWithPath: path("runner-2.json")))
+        _ = try imgdiff("batch", path("ref"), path("new"), "--out", path("part-2"), "--shard", "2/2", "--config", path("runner-2.json"))
+        let otherContent = try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path("by-config-2"))
+        XCTAssertEqual(otherContent.status, 2)
+        XCTAssertTrue(otherContent.stderr.hasSuffix("run every part with the same settings file\n"), otherContent.stderr)
     }
 
     /// A part's report is input: a path in it that leaves its pairs/ folder is refused, and
@@ -192,6 +204,8 @@ final class ShardTests: XCTestCase {
         for escape in [
             "pairs/../../ref/set-0/login.png", "pairs/x/../../../ref/set-0/login.png", "pairs//../../ref/set-0/login.png",
             "pairs/../\u{301}x.png",
+            // A blend or a mask is a file under pairs/, never a link to an input.
+            "../../../../etc/passwd", "/etc/passwd", "ref/set-0/login.png",
         ] {
             try text.replacingCharacters(in: blend, with: "\"blend\" : \"\(escape)\"").write(toFile: reportPath, atomically: true, encoding: .utf8)
             let run = try imgdiff("merge-reports", path("part"), "--out", path("deep/er/merged"))

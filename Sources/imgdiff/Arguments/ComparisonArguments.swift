@@ -204,8 +204,13 @@ struct ComparisonArguments: ParsableArguments {
                 throw CommandLineError("\(config ?? ComparisonSettings.defaultFileName): \(error.problem)")
             }
         }
+        let options = try options(settings: settings)
+        if fuzz != nil, !outputs.contains(.difference), options.metric.name != "ae" {
+            throw CommandLineError(
+                "--fuzz is the tolerance of --metric ae and of --diff's image; judged by \(options.metric.name) with no --diff, it would change nothing: leave it out")
+        }
         return ComparisonRequest(
-            options: try options(settings: settings), snapshotPrecision: snapshotPrecision,
+            options: options, snapshotPrecision: snapshotPrecision,
             snapshotPrecisionAfterMetric: settings != nil || judgesBeyondPrecision, outputs: outputs,
             outputPolicy: policy, rounding: rounding, differenceFuzz: fuzzDistance, limits: limits.decodingLimits,
             parallelism: parallelism)

@@ -164,8 +164,10 @@ struct MergeReportsCommand: AsyncParsableCommand {
             throw CommandLineError("\(folders[index]): \(path) is also in another report; merge the parts of one run")
         }
         // The parts of one run judge their pairs alike: only the part, the report folder and
-        // the runner's core count may differ.
-        let commands = parts.map { unshardedCommand($0.command, dropping: ["--out", "--jobs"]) }
+        // the runner's core count may differ. Reports that record their settings are held to
+        // them below, so `--config` files are compared by what they say, not by their names.
+        let recordSettings = parts.allSatisfy { $0.settings != nil }
+        let commands = parts.map { unshardedCommand($0.command, dropping: recordSettings ? ["--out", "--jobs", "--config"] : ["--out", "--jobs"]) }
         // The folders compared in their spelling's components, so that `ref/` and `./ref` agree.
         let judging = zip(parts, commands).map { part, command in
             command.map { argument in
@@ -204,10 +206,17 @@ struct MergeReportsCommand: AsyncParsableCommand {
     ) throws(CommandLineError) -> PairRecord {
         var record = record
         record.path = prefix + record.path
-        func move(_ path: String?, input: String? = nil) throws(CommandLineError) -> String? {
+        func refused(_ path: String) -> CommandLineError {
+            CommandLineError(
+                "\(PathText.join(folder, "report.json")): \(record.path) names \(path), which leaves its pairs/ folder; a report imgdiff wrote names no such path")
+        }
+        /// `linksToInputs`: the output may be a link to an input (a passed pair's images);
+        /// a blend or a mask is always a file under pairs/.
+        func move(_ path: String?, input: String? = nil, linksToInputs: Bool = true) throws(CommandLineError) -> String? {
             guard let path else { return nil }
             let pairsPrefix = "pairs/".unicodeScalars
             guard path.unicodeScalars.starts(with: pairsPrefix) else {
+                guard linksToInputs else { throw refused(path) }
                 // The part's link leads from its folder as spelled, as a browser follows it.
                 let linked = SnapshotFolder.spelledAbsolute(PathText.join(folder, path))
                 if !FileManager.default.fileExists(atPath: linked), let input, FileManager.default.fileExists(atPath: input) {
@@ -219,8 +228,7 @@ struct MergeReportsCommand: AsyncParsableCommand {
             // own pairs/ folder (no `..`, no symbolic link out of it), and only into the merged one.
             let source = PathText.join(folder, path)
             guard SnapshotFolder.isPlainRelativePath(path), SnapshotFolder.isSameOrInside(source, PathText.join(folder, "pairs")) else {
-                throw CommandLineError(
-                    "\(PathText.join(folder, "report.json")): \(record.path) names \(path), which leaves its pairs/ folder; a report imgdiff wrote names no such path")
+                throw refused(path)
             }
             let moved = "pairs/" + prefix + String(String.UnicodeScalarView(path.unicodeScalars.dropFirst(pairsPrefix.count)))
             do {
@@ -237,8 +245,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         record.outputs.reference = try move(record.outputs.reference, input: record.referenceFile)
         record.outputs.new = try move(record.outputs.new, input: record.newFile)
-        record.outputs.blend = try move(record.outputs.blend)
-        record.outputs.mask = try move(record.outputs.mask)
+        record.outputs.blend = try move(record.outputs.blend, linksToInputs: false)
+        record.outputs.mask = try move(record.outputs.mask, linksToInputs: false)
         return record
     }
 

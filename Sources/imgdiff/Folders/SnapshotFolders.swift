@@ -82,18 +82,19 @@ enum SnapshotFolder {
     /// image-named entry that is not a readable regular file is listed, so that reading it
     /// reports the problem, and a folder that cannot be read, or a name that is not UTF-8,
     /// stops the listing with an error naming it. A link that leads nowhere is skipped with a
-    /// warning (a folder that was not checked out, most often). A subfolder that is one of the
-    /// `avoiding` folders (which exist), reached through a link, stops the listing with an
-    /// error that says what it leads to.
+    /// warning (a folder that was not checked out, most often). A link that leads to one of
+    /// the `avoiding` folders (which exist), or to a file or folder inside one, stops the
+    /// listing with an error that says what it leads to.
     static func imageFiles(
         under directory: String, avoiding: [(path: String, meaning: String)] = []
     ) throws(CommandLineError) -> [String] {
         try requireDirectory(directory)
-        var avoided: [FolderIdentity: String] = [:]
+        var avoided = AvoidedFolders()
         for (path, meaning) in avoiding {
             var status = stat()
             if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                avoided[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] = meaning
+                avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] = meaning
+                avoided.byPath.append((resolved(path), meaning))
             }
         }
         var files: [String] = []
@@ -106,8 +107,23 @@ enum SnapshotFolder {
         let inode: UInt64
     }
 
+    /// The folders a listing may not reach, with what reaching them would mean: by identity
+    /// (the folder itself, however reached) and by resolved path (anything inside it, through
+    /// a link).
+    private struct AvoidedFolders {
+        var byIdentity: [FolderIdentity: String] = [:]
+        var byPath: [(path: String, meaning: String)] = []
+
+        /// What the link at `path` leads into, when its target lies inside an avoided folder.
+        func meaning(ofLink path: String) -> String? {
+            guard !byPath.isEmpty else { return nil }
+            let target = SnapshotFolder.resolved(path)
+            return byPath.first { SnapshotFolder.isSameOrInside(resolvedPath: target, resolvedFolder: $0.path) }?.meaning
+        }
+    }
+
     private static func walk(
-        folder: String, relative: String, ancestors: Set<FolderIdentity>, avoided: [FolderIdentity: String],
+        folder: String, relative: String, ancestors: Set<FolderIdentity>, avoided: AvoidedFolders,
         into files: inout [String]
     ) throws(CommandLineError) {
         guard let stream = opendir(folder) else {
@@ -146,11 +162,18 @@ enum SnapshotFolder {
                 throw CommandLineError(
                     "\(PathText.join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
+            if statResult == 0, isLink(entry.pointee.d_type, nameBytes, in: stream),
+                let meaning = avoided.meaning(ofLink: PathText.join(folder, name))
+            {
+                let leads = isFolder && avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] != nil
+                throw CommandLineError(
+                    "\(PathText.join(folder, name)): leads \(leads ? "to" : "into") \(meaning); remove the link or give other folders")
+            }
             if leadsNowhere, !hasImageExtension(nameBytes) {
                 Console.warning("\(PathText.join(folder, name)): a link that leads nowhere; skipped")
             } else if isFolder {
                 let identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-                if let meaning = avoided[identity] {
+                if let meaning = avoided.byIdentity[identity] {
                     throw CommandLineError(
                         "\(PathText.join(folder, name)): leads to \(meaning); remove the link or give other folders")
                 }
@@ -164,6 +187,15 @@ enum SnapshotFolder {
                 folder: PathText.join(folder, subfolder), relative: relative + subfolder + "/", ancestors: ancestors,
                 avoided: avoided, into: &files)
         }
+    }
+
+    /// Whether the entry `name` of the folder `stream` lists is a symbolic link, by the entry's
+    /// type, or by `lstat` where the file system does not give it.
+    private static func isLink(_ type: UInt8, _ name: [UInt8], in stream: OpaquePointer) -> Bool {
+        if type != UInt8(DT_UNKNOWN) { return type == UInt8(DT_LNK) }
+        var status = stat()
+        return withCString(name) { fstatat(dirfd(stream), $0, &status, AT_SYMLINK_NOFOLLOW) } == 0
+            && status.st_mode & S_IFMT == S_IFLNK
     }
 
     /// Calls `body` with `bytes` as a NUL-terminated C string; -1 if there is none to give.
@@ -251,7 +283,11 @@ enum SnapshotFolder {
 
     /// Whether `inner` is `outer` or lies inside it, after resolving both (see ``resolved(_:)``).
     static func isSameOrInside(_ inner: String, _ outer: String) -> Bool {
-        let innerPath = resolved(inner), outerPath = resolved(outer)
+        isSameOrInside(resolvedPath: resolved(inner), resolvedFolder: resolved(outer))
+    }
+
+    /// ``isSameOrInside(_:_:)`` of two paths already resolved.
+    static func isSameOrInside(resolvedPath innerPath: String, resolvedFolder outerPath: String) -> Bool {
         let outerFolder = PathText.endsWithSlash(outerPath) ? outerPath : outerPath + "/"
         return innerPath.utf8.elementsEqual(outerPath.utf8) || innerPath.utf8.starts(with: outerFolder.utf8)
     }
