@@ -96,6 +96,13 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(lines[0].hasPrefix("2940 of 64000 pixels differ"), run.stdout)
         XCTAssertEqual(lines[1], "snapshot: pass")
         XCTAssertFalse(run.stdout.contains("\\n"), run.stdout)
+        // The perceptual rule's two-line message is two lines, each marked as the verdict's.
+        let perceptual = try imgdiff(ref, fail, "--precision", "0.99", "--perceptual-precision", "0.98")
+        let failed = perceptual.stdout.split(separator: "\n").dropFirst()
+        XCTAssertEqual(failed.count, 2, perceptual.stdout)
+        XCTAssertTrue(failed.first?.hasPrefix("snapshot: fail: The percentage of pixels that match ") == true, perceptual.stdout)
+        XCTAssertTrue(failed.last?.hasPrefix("snapshot: fail: The lowest perceptual color precision ") == true, perceptual.stdout)
+        XCTAssertFalse(perceptual.stdout.contains("\\n"), perceptual.stdout)
     }
 
     /// A result that cannot be written to stdout (a full disk) is an error, exit 2 with one
@@ -188,6 +195,13 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(run.status, 0)
         for word in ["--metric", "--threshold", "--precision", "--perceptual-precision", "--ignore", "--json", "Exit status"] {
             XCTAssertTrue(run.stdout.contains(word), word)
+        }
+        // The README promises each command's full reference with examples.
+        for command in ["compare", "batch", "merge-reports", "tune", "review"] {
+            let help = try imgdiff("help", command)
+            XCTAssertEqual(help.status, 0, command)
+            XCTAssertTrue(help.stdout.contains("Examples:\n  imgdiff \(command == "compare" ? "" : command)"), "\(command): \(help.stdout)")
+            XCTAssertTrue(help.stdout.contains("Exit status"), command)
         }
     }
 

@@ -39,6 +39,12 @@ struct ReviewCommand: ParsableCommand {
             remains, until batch runs again. --list and --json print the failures without asking;
             --accept-all accepts every one.
 
+            Examples:
+              imgdiff review                      # $SNAPSHOT_ARTIFACTS, or here
+              imgdiff review --list
+              imgdiff review imgdiff-report --json
+              imgdiff review imgdiff-report --accept-all
+
             Exit status: 0 nothing left to review; 1 failures remain (listed, or skipped);
             2 error.
             """

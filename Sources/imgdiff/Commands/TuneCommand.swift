@@ -33,8 +33,8 @@ struct TuneCommand: AsyncParsableCommand {
 
             It searches every mode together with an allowance of differing
             pixels (--max-diff-pixels): structural (noise ΔE x shift radius x
-            cluster size), cie94 and ciede2000, yiq with and without
-            --antialiasing, channel. From up to --canary-pairs noise pairs it makes
+            cluster size x text reflow x scattered noise), ssim-cie94, cie94 and
+            ciede2000, yiq with and without --antialiasing, channel. From up to --canary-pairs noise pairs it makes
             must-fail canaries out of your own snapshots (a word-sized patch and a
             50-px spot moved by ΔE94 3, a block moved 2 px, a 1-px line painted
             over); no setting that passes a canary is recommended. Of the rest it

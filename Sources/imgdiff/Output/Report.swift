@@ -21,10 +21,13 @@ struct Report {
     var snapshot: SnapshotVerdict? { outcome.snapshot }
     var match: Bool { outcome.match }
 
-    /// The summary, and the snapshot verdict on a line of its own when one was asked for.
+    /// The summary, and the snapshot verdict on a line of its own when one was asked for:
+    /// each line of swift-snapshot-testing's message (the perceptual rule's has two) on its own.
     func lines() -> [String] {
         guard let snapshot else { return [result.summary] }
-        return [result.summary, snapshot.passed ? "snapshot: pass" : "snapshot: fail: " + (snapshot.message ?? "")]
+        guard !snapshot.passed else { return [result.summary, "snapshot: pass"] }
+        let message = (snapshot.message ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        return [result.summary] + message.map { "snapshot: fail: " + $0 }
     }
 
     func json() -> String {
