@@ -60,7 +60,7 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
             (width.flatMap { w in height.map { "image is \(w)x\($0), " } } ?? "")
                 + "beyond what ImageMagick's security policy allows (\(policy)), which imgdiff cannot raise; raise it in ImageMagick's policy.xml ('convert -list policy' shows which file), or convert the image to PNG"
         case .pairExceedsMemory(let needed, let limit):
-            "comparing this pair whole needs about \((needed + (1 << 20) - 1) >> 20) MiB (both images decoded, and a mask and an overlay of the area they span), more than the memory limit of \(formatByteCount(limit)); raise it with --max-memory"
+            "comparing this pair whole needs about \((needed + (1 << 20) - 1) >> 20) MiB (both images decoded, a mask and an overlay of the area they span, and any review image), more than the memory limit of \(formatByteCount(limit)); raise it with --max-memory"
         case .cannotEncode(let message): "cannot encode PNG: \(message)"
         case .cannotWrite(let reason): "cannot write: \(reason)"
         }

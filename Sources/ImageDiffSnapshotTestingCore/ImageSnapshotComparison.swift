@@ -72,7 +72,7 @@ public struct ImageSnapshotComparison: Sendable {
 
     /// Judges `actual` against the recorded `reference`.
     public func evaluate(reference: RGBAImage, actual: RGBAImage) -> ImageSnapshotEvaluation {
-        if let problem = options.metric.thresholdProblem {
+        if let problem = options.judgingProblem {
             return ImageSnapshotEvaluation(verdict: .failed("imgdiff: \(problem)"), difference: nil, settingsProblem: problem)
         }
         if verdictRule == .imgdiff {

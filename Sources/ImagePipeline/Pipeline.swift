@@ -96,13 +96,17 @@ public enum Pipeline {
         return files
     }
 
-    /// About the most memory the whole-image route takes for the pair, from the sizes the files
-    /// declare: both images decoded, a mask byte and a rendered RGBA pixel per pixel of the
-    /// area the comparison spans (the wider width by the taller height, when the sizes
-    /// differ). Nil when a file's header does not say (formats ImageMagick decodes); the
-    /// decoded sizes are then checked (``checkComparedArea(_:_:limits:name:)``).
-    public static func wholeImageMemory(_ reference: EncodedImage, _ actual: EncodedImage) -> Int? {
-        declaredSizes(reference, actual).map(wholeImageMemory)
+    /// About the most memory the whole-image route takes for the pair and `outputs`, from the
+    /// sizes the files declare: both images decoded, a mask byte and a rendered RGBA pixel per
+    /// pixel of the area the comparison spans (the wider width by the taller height, when the
+    /// sizes differ), the copies of the images' overlap a comparison of two sizes makes, and
+    /// for a review image its canvas, rendered and encoded. Nil when a file's header does not
+    /// say (formats ImageMagick decodes); the decoded sizes are then checked
+    /// (``checkComparedArea(_:_:limits:outputs:name:)``).
+    public static func wholeImageMemory(
+        _ reference: EncodedImage, _ actual: EncodedImage, outputs: Set<ReviewOutput> = []
+    ) -> Int? {
+        declaredSizes(reference, actual).map { wholeImageMemory($0, outputs: outputs) }
     }
 
     private typealias DeclaredSize = (size: ImageSize, bytesPerPixel: Int)
@@ -114,27 +118,40 @@ public enum Pipeline {
         return [first, second]
     }
 
-    private static func wholeImageMemory(_ declared: [DeclaredSize]) -> Int {
+    private static func wholeImageMemory(_ declared: [DeclaredSize], outputs: Set<ReviewOutput>) -> Int {
         let decoded = declared.reduce(0.0) { $0 + Double($1.size.width) * Double($1.size.height) * Double($1.bytesPerPixel) }
-        return wholeImageMemory(decodedBytes: decoded, sizes: declared.map(\.size))
+        return wholeImageMemory(decodedBytes: decoded, sizes: declared.map(\.size), outputs: outputs)
     }
 
-    /// `decodedBytes` for the two images, and a mask byte and a rendered RGBA pixel per pixel
-    /// of the area a comparison of images of `sizes` spans: the widest width by the tallest
-    /// height. Two small images of other shapes (1 × 65535 and 65535 × 1) span far more than
-    /// either holds.
-    private static func wholeImageMemory(decodedBytes: Double, sizes: [ImageSize]) -> Int {
-        let area = Double(sizes.map(\.width).max() ?? 0) * Double(sizes.map(\.height).max() ?? 0)
-        return Int(min(decodedBytes + 5 * area, Double(Int.max / 2)))
+    /// `decodedBytes` for the two images, a mask byte and a rendered RGBA pixel per pixel of
+    /// the area a comparison of images of `sizes` spans (the widest width by the tallest
+    /// height: two small images of other shapes, 1 × 65535 and 65535 × 1, span far more than
+    /// either holds), the two RGBA copies of the overlap that images of two sizes are compared
+    /// in, and a review image's canvas, its RGBA pixels twice (drawn, then encoded) and a byte
+    /// per pixel of the area.
+    private static func wholeImageMemory(decodedBytes: Double, sizes: [ImageSize], outputs: Set<ReviewOutput>) -> Int {
+        let width = sizes.map(\.width).max() ?? 0, height = sizes.map(\.height).max() ?? 0
+        let area = Double(width) * Double(height)
+        var needed = decodedBytes + 5 * area
+        if Set(sizes.map { [$0.width, $0.height] }).count > 1 {
+            needed += 2 * 4 * Double(sizes.map(\.width).min() ?? 0) * Double(sizes.map(\.height).min() ?? 0)
+        }
+        if outputs.contains(.review) {
+            let canvas = ReviewImage.canvasSize(width: width, height: height)
+            needed += 8 * Double(canvas.width) * Double(canvas.height) + area
+        }
+        return Int(min(needed, Double(Int.max / 2)))
     }
 
     /// Refuses, after decoding, a pair of decoded images whose comparison takes more than
-    /// ``DecodingLimits/maxMemory``: the check ``checkWholeImageMemory(_:_:limits:)`` makes
-    /// before decoding, for files whose headers do not declare their sizes.
-    static func checkComparedArea(_ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, name: String) throws(ImageFileError) {
+    /// ``DecodingLimits/maxMemory``: the check ``checkWholeImageMemory(_:_:limits:outputs:)``
+    /// makes before decoding, for files whose headers do not declare their sizes.
+    static func checkComparedArea(
+        _ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, outputs: Set<ReviewOutput>, name: String
+    ) throws(ImageFileError) {
         let needed = wholeImageMemory(
             decodedBytes: Double(reference.pixels.count + actual.pixels.count),
-            sizes: [reference, actual].map { ImageSize(width: $0.width, height: $0.height) })
+            sizes: [reference, actual].map { ImageSize(width: $0.width, height: $0.height) }, outputs: outputs)
         guard needed > limits.maxMemory else { return }
         throw ImageFileError(path: name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
@@ -142,10 +159,10 @@ public enum Pipeline {
     /// Refuses, before decoding, a pair whose images each fit the limits but together exceed
     /// ``DecodingLimits/maxMemory``; an image beyond the limits on its own is named first.
     static func checkWholeImageMemory(
-        _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits
+        _ reference: EncodedImage, _ actual: EncodedImage, limits: DecodingLimits, outputs: Set<ReviewOutput>
     ) throws(ImageFileError) {
         guard let declared = declaredSizes(reference, actual) else { return }
-        let needed = wholeImageMemory(declared)
+        let needed = wholeImageMemory(declared, outputs: outputs)
         guard needed > limits.maxMemory else { return }
         for (image, declared) in zip([reference, actual], declared) {
             do {
@@ -155,7 +172,9 @@ public enum Pipeline {
                 throw ImageFileError(path: image.name, error: error)
             }
         }
-        throw ImageFileError(path: actual.name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
+        let decodedBytes = declared.map { Double($0.size.width) * Double($0.size.height) * Double($0.bytesPerPixel) }
+        let larger = decodedBytes[0] > decodedBytes[1] ? reference : actual
+        throw ImageFileError(path: larger.name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
 
     /// Decodes both images, on two threads with ``Parallelism/allCores``. On the calling thread
@@ -171,13 +190,15 @@ public enum Pipeline {
     public static func decodePair(
         _ reference: EncodedImage, _ actual: EncodedImage, request: ComparisonRequest
     ) throws(ImageFileError) -> (RGBAImage, RGBAImage) {
-        try checkWholeImageMemory(reference, actual, limits: request.limits)
+        try checkWholeImageMemory(reference, actual, limits: request.limits, outputs: request.outputs)
         let images = [reference, actual]
         let inflatesWhole = request.parallelism == .callingThread
         let (referenceImage, actualImage) = try bothSides(request.parallelism) { side throws(ImageFileError) in
             try ImageDecoder.decode(images[side].bytes, name: images[side].name, limits: request.limits, inflatesWhole: inflatesWhole)
         }
-        try checkComparedArea(referenceImage, actualImage, limits: request.limits, name: actual.name)
+        try checkComparedArea(
+            referenceImage, actualImage, limits: request.limits, outputs: request.outputs,
+            name: referenceImage.pixels.count > actualImage.pixels.count ? reference.name : actual.name)
         return (referenceImage, actualImage)
     }
 

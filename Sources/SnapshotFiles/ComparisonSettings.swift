@@ -84,8 +84,10 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         default: threshold = options.metric.threshold
         }
         if options.ignoreAntialiasing { antialiasing = true }
-        if options.allowance.maxPixels > 0 { maxDiffPixels = options.allowance.maxPixels }
-        if options.allowance.maxRatio > 0 { maxDiffRatio = options.allowance.maxRatio }
+        // A zero limit means something only beside the other one, the smaller of the two holding.
+        let allowance = options.allowance
+        if let pixels = allowance.maxPixels, pixels > 0 || allowance.maxRatio != nil { maxDiffPixels = pixels }
+        if let ratio = allowance.maxRatio, ratio > 0 || allowance.maxPixels != nil { maxDiffRatio = ratio }
         precision = snapshotPrecision?.precision
         perceptualPrecision = snapshotPrecision?.perceptualPrecision
     }
@@ -128,7 +130,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     public func allowance() throws(SettingsError) -> DifferenceAllowance {
         if let maxDiffPixels, maxDiffPixels < 0 { throw SettingsError("maxDiffPixels must be >= 0") }
         if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw SettingsError("maxDiffRatio must be between 0 and 1") }
-        return DifferenceAllowance(maxPixels: maxDiffPixels ?? 0, maxRatio: maxDiffRatio ?? 0)
+        return DifferenceAllowance(maxPixels: maxDiffPixels, maxRatio: maxDiffRatio)
     }
 
     /// swift-snapshot-testing's rule, when either precision is set.

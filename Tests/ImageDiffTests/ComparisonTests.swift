@@ -11,6 +11,9 @@ final class ComparisonTests: XCTestCase {
         for (allowance, match) in [
             (DifferenceAllowance.none, false), (DifferenceAllowance(maxPixels: 4), false), (DifferenceAllowance(maxPixels: 5), true),
             (DifferenceAllowance(maxRatio: 0.04), false), (DifferenceAllowance(maxRatio: 0.05), true),
+            // Both given, the smaller holds, as in Playwright's comparator.
+            (DifferenceAllowance(maxPixels: 4, maxRatio: 0.5), false), (DifferenceAllowance(maxPixels: 50, maxRatio: 0.04), false),
+            (DifferenceAllowance(maxPixels: 0, maxRatio: 0.5), false), (DifferenceAllowance(maxPixels: 5, maxRatio: 0.05), true),
         ] {
             for metric in [ComparisonMetric.exact, .yiq(threshold: 0.1), .imageMagickAE(fuzz: 0), .structural(StructuralRule(minimumClusterPixels: 1))] {
                 let result = compare(reference, changed, options: ComparisonOptions(metric: metric, allowance: allowance))

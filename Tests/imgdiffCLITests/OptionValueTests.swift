@@ -26,6 +26,11 @@ final class OptionValueTests: XCTestCase {
             (["--threshold", "-1"], "--threshold must be a number >= 0"),
             (["--threshold", "nan"], "--threshold must be a number >= 0"),
             (["--fuzz", "-5%"], "--fuzz"),
+            (["--threshold", "1.5"], "--threshold for yiq is between 0 and 1"),
+            // ImageMagick's counts and figures take every pixel, and the figures no allowance.
+            (["--metric", "ae", "--ignore", "0:0-5:5"], "ae counts pixels as ImageMagick's compare does, over the whole image: --ignore and --ignore-mask do not apply to it"),
+            (["--metric", "mse", "--antialiasing"], "mse counts pixels as ImageMagick's compare does, which finds no anti-aliasing"),
+            (["--metric", "psnr", "--max-diff-ratio", "1"], "psnr judges a pair by its figure against the threshold, not by a count of pixels"),
             // Without `ae` or --diff, a fuzz would change nothing.
             (["--fuzz", "5%"], "--fuzz is the tolerance of --metric ae and of --diff's image; judged by yiq with no --diff"),
             (["--metric", "cie94", "--fuzz", "5%", "--json"], "judged by cie94 with no --diff, it would change nothing"),

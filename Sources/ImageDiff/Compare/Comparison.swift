@@ -161,6 +161,30 @@ public struct ComparisonOptions: Sendable {
         self.reportedDeltaE = reportedDeltaE
     }
 
+    /// Why these options cannot judge as they say, when they cannot: a threshold that judges
+    /// nothing (``ComparisonMetric/thresholdProblem``); ignored pixels or anti-aliasing beside
+    /// `ae` or an ImageMagick figure, which count every pixel as ImageMagick's `compare` does;
+    /// an allowance of differing pixels beside an ImageMagick figure, which judges by the
+    /// figure alone.
+    public var judgingProblem: String? {
+        if let problem = metric.thresholdProblem { return problem }
+        let name = metric.name
+        switch metric {
+        case .imageMagickAE, .imageMagick:
+            if ignoreAntialiasing {
+                return "\(name) counts pixels as ImageMagick's compare does, which finds no anti-aliasing: --antialiasing does not apply to it"
+            }
+            if !ignoreRegions.isEmpty || ignoreMask != nil {
+                return "\(name) counts pixels as ImageMagick's compare does, over the whole image: --ignore and --ignore-mask do not apply to it"
+            }
+            if case .imageMagick = metric, allowance != .none {
+                return "\(name) judges a pair by its figure against the threshold, not by a count of pixels: --max-diff-pixels and --max-diff-ratio do not apply to it"
+            }
+        default: break
+        }
+        return nil
+    }
+
     var deltaEFormula: DeltaEFormula {
         if case .deltaE(let formula, _) = metric { return formula }
         if case .structural = metric { return .cie94 }
@@ -250,12 +274,13 @@ public struct DiffResult: Sendable, Equatable, Encodable {
 /// How many differing pixels a matching pair may have: Playwright's `maxDiffPixels` and
 /// `maxDiffPixelRatio`. A pair of different sizes never matches.
 public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
-    /// The most differing pixels allowed.
-    public var maxPixels: Int
-    /// The largest share of the compared area allowed to differ, 0…1.
-    public var maxRatio: Double
+    /// The most differing pixels allowed (Playwright's `maxDiffPixels`); none when nil.
+    public var maxPixels: Int?
+    /// The largest share of the compared area allowed to differ, 0…1 (Playwright's
+    /// `maxDiffPixelRatio`); none when nil.
+    public var maxRatio: Double?
 
-    public init(maxPixels: Int = 0, maxRatio: Double = 0) {
+    public init(maxPixels: Int? = nil, maxRatio: Double? = nil) {
         self.maxPixels = maxPixels
         self.maxRatio = maxRatio
     }
@@ -263,9 +288,18 @@ public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
     /// No differing pixel allowed.
     public static let none = DifferenceAllowance()
 
-    /// Whether `differentPixels` of `totalPixels` fit: within either limit.
+    /// Whether `differentPixels` of `totalPixels` fit. As Playwright's comparator takes them:
+    /// with both limits given, the smaller one holds; with neither, no pixel may differ.
     public func permits(_ differentPixels: Int, of totalPixels: Int) -> Bool {
-        differentPixels <= maxPixels || Double(differentPixels) <= maxRatio * Double(totalPixels)
+        let byRatio = maxRatio.map { $0 * Double(totalPixels) }
+        let limit: Double
+        switch (maxPixels, byRatio) {
+        case let (pixels?, ratio?): limit = min(Double(pixels), ratio)
+        case let (pixels?, nil): limit = Double(pixels)
+        case let (nil, ratio?): limit = ratio
+        case (nil, nil): limit = 0
+        }
+        return Double(differentPixels) <= limit
     }
 }
 

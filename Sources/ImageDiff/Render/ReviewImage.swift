@@ -13,14 +13,20 @@ public enum ReviewImage {
     static let countedColour = RGBA(230, 0, 0)
     static let boxColour = RGBA(255, 0, 255)
 
+    /// The size of the review image of a pair spanning `width × height`, but for a caption
+    /// wider than its three panels.
+    public static func canvasSize(width: Int, height: Int) -> ImageSize {
+        ImageSize(width: 3 * max(width, 1) + 2 * gap, height: max(height, 1) + Glyphs.height * scale + 2 * gap)
+    }
+
     /// The review image of a compared pair. `result.mask`, when present, marks the pixels the
     /// metric counts; without it, every changed pixel counts.
     public static func render(reference: RGBAImage, actual: RGBAImage, result: DiffResult) -> RGBAImage {
         let panelWidth = max(reference.width, actual.width, 1), panelHeight = max(reference.height, actual.height, 1)
         let text = caption(result, changed: changedPixels(reference, actual, width: panelWidth, height: panelHeight))
-        let textHeight = Glyphs.height * scale + 2 * gap
-        let width = max(3 * panelWidth + 2 * gap, Glyphs.width(text) * scale + 2 * gap)
-        var image = RGBAImage(width: width, height: panelHeight + textHeight, filledWith: RGBA(255, 255, 255))
+        let canvas = canvasSize(width: panelWidth, height: panelHeight)
+        let width = max(canvas.width, Glyphs.width(text) * scale + 2 * gap)
+        var image = RGBAImage(width: width, height: canvas.height, filledWith: RGBA(255, 255, 255))
         for y in 0..<panelHeight {
             for x in panelWidth..<(panelWidth + gap) where x < width { image[x, y] = gapColour }
             for x in (2 * panelWidth + gap)..<(2 * panelWidth + 2 * gap) where x < width { image[x, y] = gapColour }

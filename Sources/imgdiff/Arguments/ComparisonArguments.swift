@@ -12,7 +12,7 @@ struct ComparisonArguments: ParsableArguments {
     var metric: ComparisonMetric?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3, ssim-cie94 ΔE 1; unused by exact and ae).",
+        "Threshold in the metric's own unit (default: channel 0 levels, yiq 0.1, ΔE 2.0, structural ΔE 2.3, ssim-cie94 ΔE 1; exact takes none, ae takes --fuzz).",
         valueName: "T"))
     var threshold: Double?
 
@@ -22,7 +22,7 @@ struct ComparisonArguments: ParsableArguments {
     var fuzz: Fuzz?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision, pixels) that must match (default: 1 beside --perceptual-precision, else none: the metric judges).",
+        "swift-snapshot-testing `precision`: the fraction of bytes (or, with --perceptual-precision below 1, of pixels) that must match (default: 1 beside --perceptual-precision, else none: the metric judges).",
         valueName: "0...1"))
     var precision: Float?
 
@@ -39,7 +39,7 @@ struct ComparisonArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Leave out pixels that are non-black and non-transparent in this image.", valueName: "FILE"))
     var ignoreMask: String?
 
-    @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector).")
+    @Flag(help: "Do not count pixels that look anti-aliased (pixelmatch's detector; not beside ae or ImageMagick's figures).")
     var antialiasing = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -108,7 +108,7 @@ struct ComparisonArguments: ParsableArguments {
         if threshold != nil, case .imageMagickAE? = metric {
             throw ValidationError("--metric ae takes its tolerance as --fuzz (a percentage or Q16 units), not --threshold")
         }
-        if case .yiq? = metric, let threshold, threshold > 1 {
+        if case .yiq = metric ?? .yiq(threshold: 0.1), let threshold, threshold > 1 {
             throw ValidationError("--threshold for yiq is between 0 and 1 (pixelmatch's scale), got \(threshold)")
         }
         for (name, value) in [("--precision", precision), ("--perceptual-precision", perceptualPrecision)] {
@@ -174,7 +174,7 @@ struct ComparisonArguments: ParsableArguments {
     func options(settings: ComparisonSettings? = nil) throws(CommandLineError) -> ComparisonOptions {
         var options = ComparisonOptions(
             metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects),
-            allowance: DifferenceAllowance(maxPixels: maxDiffPixels ?? 0, maxRatio: maxDiffRatio ?? 0))
+            allowance: DifferenceAllowance(maxPixels: maxDiffPixels, maxRatio: maxDiffRatio))
         if let settings {
             if fuzz != nil, settings.metric == "ae" {
                 throw CommandLineError(
@@ -205,6 +205,9 @@ struct ComparisonArguments: ParsableArguments {
             }
         }
         let options = try options(settings: settings)
+        if let problem = options.judgingProblem {
+            throw CommandLineError(settings == nil ? problem : "\(config ?? ComparisonSettings.defaultFileName): \(problem)")
+        }
         if fuzz != nil, !outputs.contains(.difference), options.metric.name != "ae" {
             throw CommandLineError(
                 "--fuzz is the tolerance of --metric ae and of --diff's image; judged by \(options.metric.name) with no --diff, it would change nothing: leave it out")

@@ -31,9 +31,14 @@ final class LimitsTests: ReliabilityTestCase {
         let limits = ["--max-height", "2000000", "--max-memory", "8MiB"]
         let whole = try imgdiff([path("ref.png"), path("new.png"), "--metric", "structural"] + limits)
         XCTAssertEqual(whole.status, 2)
-        XCTAssertEqual(whole.stderr, "imgdiff: error: \(path("new.png")): comparing this pair whole needs about 19 MiB (both images decoded, and a mask and an overlay of the area they span), more than the memory limit of 8 MiB; raise it with --max-memory\n")
+        XCTAssertEqual(whole.stderr, "imgdiff: error: \(path("new.png")): comparing this pair whole needs about 19 MiB (both images decoded, a mask and an overlay of the area they span, and any review image), more than the memory limit of 8 MiB; raise it with --max-memory\n")
         let streamed = try imgdiff([path("ref.png"), path("new.png"), "-o", path("blend.png")] + limits)
         XCTAssertEqual(streamed.status, 1, "the streamed route holds a band of rows: " + streamed.stderr)
+        // The error names the image that makes the pair too large, not always the new one.
+        try ImageFile.writePNG(RGBAImage(width: 1, height: 1, filledWith: RGBA(0, 0, 0)), to: path("dot.png"))
+        let larger = try imgdiff([path("ref.png"), path("dot.png")] + limits)
+        XCTAssertEqual(larger.status, 2)
+        XCTAssertTrue(larger.stderr.hasPrefix("imgdiff: error: \(path("ref.png")): comparing this pair whole needs about"), larger.stderr)
     }
 
     /// Two small images of other shapes span, compared, the wider width by the taller height:
@@ -44,11 +49,19 @@ final class LimitsTests: ReliabilityTestCase {
         let (tall, wide) = (RGBAImage(width: 1, height: 20_000, filledWith: RGBA(1, 2, 3)), RGBAImage(width: 20_000, height: 1, filledWith: RGBA(1, 2, 4)))
         try ImageFile.writePNG(tall, to: path("tall.png"))
         try ImageFile.writePNG(wide, to: path("wide.png"))
-        let message = "comparing this pair whole needs about 1908 MiB (both images decoded, and a mask and an overlay of the area they span), more than the memory limit of 256 MiB; raise it with --max-memory\n"
-        for outputs in [[], ["--review", path("review.png")], ["--mask", path("mask.png")], ["--metric", "structural"], ["-o", path("blend.png")]] {
+        let message = "comparing this pair whole needs about 1908 MiB (both images decoded, a mask and an overlay of the area they span, and any review image), more than the memory limit of 256 MiB; raise it with --max-memory\n"
+        for outputs in [[], ["--mask", path("mask.png")], ["--metric", "structural"], ["-o", path("blend.png")]] {
             let run = try imgdiff([path("tall.png"), path("wide.png"), "--max-memory", "256MiB"] + outputs)
             XCTAssertEqual(run.status, 2, "\(outputs)")
             XCTAssertEqual(run.stderr, "imgdiff: error: \(path("wide.png")): " + message, "\(outputs)")
+        }
+        // A review image draws the area three times over: 298 bytes of PNG took 5.5 GB before its
+        // canvas was counted. Refused under the default limit too.
+        for limit in [["--max-memory", "256MiB"], []] {
+            let review = try imgdiff([path("tall.png"), path("wide.png"), "--review", path("review.png")] + limit)
+            XCTAssertEqual(review.status, 2, "\(limit)")
+            XCTAssertTrue(review.stderr.hasPrefix("imgdiff: error: \(path("wide.png")): comparing this pair whole needs about 1"), review.stderr)
+            XCTAssertTrue(review.stderr.contains("MiB (both images decoded, a mask and an overlay of the area they span, and any review image), more than the memory limit"), review.stderr)
         }
         for name in ["review.png", "mask.png", "blend.png"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), name)
