@@ -60,6 +60,9 @@ final class LiveImageMagickMetricsTests: XCTestCase {
             (ComparisonMetric.imageMagick(.mae, threshold: 0.25), true), (.imageMagick(.mae, threshold: 0.2499), false),
             (.imageMagick(.psnr, threshold: 6), true), (.imageMagick(.psnr, threshold: 6.1), false),
             (.imageMagick(.pae, threshold: 0.99), false),
+            // MEPP is judged by its normalized mean error (the first figure in parentheses,
+            // 3 of 12 samples off by all: 0.25), not by its sum, which grows with the image.
+            (.imageMagick(.mepp, threshold: 0.25), true), (.imageMagick(.mepp, threshold: 0.2499), false),
         ].map({ ($0.0, $0.0.threshold, $0.1) }) {
             XCTAssertEqual(compare(reference, actual, options: ComparisonOptions(metric: metric)).match, match, "\(metric) \(threshold)")
         }

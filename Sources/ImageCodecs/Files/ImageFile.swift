@@ -148,14 +148,17 @@ public enum ImageFile {
     }
 
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
-    /// left behind on failure.
+    /// left behind on failure. A file the new one replaces must be writable by this process, as
+    /// a shell's `>` would require, and lends it its permissions (and, for root, its owner):
+    /// replacing a private file does not make it readable to all.
     static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {
         let (directoryPrefix, name) = PathText.splitAfterLastSlash(path)
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
-        try requireReplaceable(path)
+        let replaced = try requireReplaceable(path)
+        if replaced != nil, access(path, W_OK) != 0 { throw writeFailure(errno, path) }
 
         let temporaryPath = directoryPrefix + temporaryName()
-        try createFile(bytes, at: temporaryPath, namedInErrors: path, durable: durable)
+        try createFile(bytes, at: temporaryPath, namedInErrors: path, durable: durable, like: replaced)
         return temporaryPath
     }
 
@@ -169,19 +172,26 @@ public enum ImageFile {
     /// - Throws: ``ImageFileError`` with ``ImageCodecError/cannotWrite(_:)``, e.g.
     ///   "report/index.html: cannot write: file exists".
     public static func create(_ bytes: [UInt8], at path: String) throws(ImageFileError) {
-        try createFile(bytes, at: path, namedInErrors: path, durable: false)
+        try createFile(bytes, at: path, namedInErrors: path, durable: false, like: nil)
     }
 
-    /// Creates `path` (which must not exist), writes `bytes` and closes it; removes it on
-    /// failure. Errors name `shownPath`.
-    private static func createFile(_ bytes: [UInt8], at path: String, namedInErrors shownPath: String, durable: Bool) throws(ImageFileError) {
+    /// Creates `path` (which must not exist), with the permissions of `original` when given
+    /// (and its owner, for root), writes `bytes` and closes it; removes it on failure. Errors
+    /// name `shownPath`.
+    private static func createFile(
+        _ bytes: [UInt8], at path: String, namedInErrors shownPath: String, durable: Bool, like original: stat?
+    ) throws(ImageFileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
         guard descriptor >= 0 else { throw writeFailure(errno, shownPath) }
 
         var written = 0
         var writeError: Int32 = 0
+        if let original {
+            if geteuid() == 0, fchown(descriptor, original.st_uid, original.st_gid) != 0 { writeError = errno }
+            if writeError == 0, fchmod(descriptor, original.st_mode & 0o777) != 0 { writeError = errno }
+        }
         bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
+            guard writeError == 0, let base = buffer.baseAddress else { return }
             while written < buffer.count {
                 let result = systemWrite(descriptor, base + written, buffer.count - written)
                 if result < 0 {
@@ -200,12 +210,14 @@ public enum ImageFile {
         }
     }
 
-    /// Refuses to replace anything at `path` but a regular file.
-    static func requireReplaceable(_ path: String) throws(ImageFileError) {
+    /// Refuses to replace anything at `path` but a regular file; returns that file's status,
+    /// nil when nothing is there.
+    @discardableResult
+    static func requireReplaceable(_ path: String) throws(ImageFileError) -> stat? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
+        guard lstat(path, &status) == 0 else { return nil }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: return
+        case S_IFREG: return status
         case S_IFDIR: throw writeFailure(EISDIR, path)
         default:
             throw ImageFileError(

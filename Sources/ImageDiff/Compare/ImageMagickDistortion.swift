@@ -55,8 +55,9 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
     /// Exactly what `compare -metric M` prints on stderr.
     public var printed: String
 
-    /// The figure a threshold is held against: the normalized error (0…1), or PSNR in dB.
-    public var judged: Double { normalized ?? value }
+    /// The figure a threshold is held against: the normalized error (0…1; for MEPP, its
+    /// normalized mean error, the first figure in parentheses), or PSNR in dB, or NCC.
+    public var judged: Double { normalized ?? normalizedMeanError ?? value }
 
     /// Whether the pair passes `threshold`: an error at most it, or a PSNR at least it.
     public func passes(threshold: Double) -> Bool {

@@ -32,6 +32,29 @@ final class FileSafetyTests: ReliabilityTestCase {
         }
     }
 
+    /// A replaced output keeps its permissions and owner: a private file stays private, a
+    /// read-only one read-only (replaced only by whoever may write it, as with a shell's `>`).
+    func testReplacedOutputsKeepTheirPermissionsAndOwner() throws {
+        for mode: mode_t in [0o600, 0o640, 0o444] {
+            let target = path("kept-\(String(mode, radix: 8)).png")
+            try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+            XCTAssertEqual(chmod(target, mode), 0)
+            if getuid() == 0 { XCTAssertEqual(chown(target, 65534, 65534), 0) }
+            let run = try imgdiff(same.path, changed.path, "-o", target)
+            var status = stat()
+            XCTAssertEqual(stat(target, &status), 0)
+            if getuid() != 0, mode & 0o200 == 0 {
+                XCTAssertEqual(run.status, 2, "a read-only file is not replaced by its reader")
+                XCTAssertEqual(run.stderr, "imgdiff: error: \(target): cannot write: permission denied\n")
+                continue
+            }
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertNotEqual(contents(target), Data("old".utf8))
+            XCTAssertEqual(status.st_mode & 0o777, mode, target)
+            if getuid() == 0 { XCTAssertEqual([status.st_uid, status.st_gid], [65534, 65534], target) }
+        }
+    }
+
     /// REF/screens links outside REF_DIR: approving a new image there would write outside.
     func testApproveNeverWritesThroughASymlinkedSubfolder() throws {
         try makeSuite()
