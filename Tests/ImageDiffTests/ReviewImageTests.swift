@@ -44,5 +44,17 @@ final class ReviewImageTests: XCTestCase {
             result: compare(RGBAImage(width: 10, height: 20, filledWith: white), RGBAImage(width: 30, height: 5, filledWith: white)))
         XCTAssertGreaterThanOrEqual(image.width, 3 * 30 + 2 * ReviewImage.gap)
         XCTAssertEqual(image.height, 20 + Glyphs.height * ReviewImage.scale + 2 * ReviewImage.gap)
+        let canvas = ReviewImage.canvasSize(width: 30, height: 20)
+        XCTAssertEqual(canvas.height, image.height)
+        XCTAssertEqual(canvas.width, 3 * 30 + 2 * ReviewImage.gap, "the caption, wider here, is not counted")
+    }
+
+    /// Of two sizes, the compared area's pixels outside either image are changed as they are
+    /// counted: the caption never reads more counted than changed pixels.
+    func testCountedPixelsOfTwoSizesAreChangedPixels() {
+        let wide = RGBAImage(width: 20, height: 10, filledWith: white), tall = RGBAImage(width: 10, height: 20, filledWith: white)
+        let result = compare(wide, tall)
+        XCTAssertEqual(result.differentPixels, 300)
+        XCTAssertEqual(ReviewImage.changedPixels(wide, tall, width: 20, height: 20), result.differentPixels)
     }
 }

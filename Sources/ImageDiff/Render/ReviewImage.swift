@@ -43,17 +43,21 @@ public enum ReviewImage {
         "\(result.differentPixels)/\(changed) px  \(decimal(result.differentRatio * 100, 2))%  dE \(decimal(result.maxDeltaE, 1))"
     }
 
-    /// Pixels of the `width × height` area that differ at all, or exist in one image only.
+    /// Pixels of the `width × height` area that changed (``changed(_:_:x:y:)``).
     static func changedPixels(_ reference: RGBAImage, _ actual: RGBAImage, width: Int, height: Int) -> Int {
         var count = 0
         for y in 0..<height {
-            for x in 0..<width {
-                let inReference = x < reference.width && y < reference.height
-                let inActual = x < actual.width && y < actual.height
-                if inReference != inActual || (inReference && reference[x, y] != actual[x, y]) { count += 1 }
-            }
+            for x in 0..<width where changed(reference, actual, x: x, y: y) { count += 1 }
         }
         return count
+    }
+
+    /// Whether the pixel at `x, y` of the compared area differs at all, or lies outside either
+    /// image (as a comparison of two sizes counts it, in one image only or in neither).
+    static func changed(_ reference: RGBAImage, _ actual: RGBAImage, x: Int, y: Int) -> Bool {
+        let inReference = x < reference.width && y < reference.height
+        let inActual = x < actual.width && y < actual.height
+        return !(inReference && inActual) || reference[x, y] != actual[x, y]
     }
 
     static func decimal(_ value: Double, _ digits: Int) -> String {
@@ -86,10 +90,9 @@ public enum ReviewImage {
         for y in 0..<size.height {
             for x in 0..<size.width {
                 let inReference = x < reference.width && y < reference.height
-                let inActual = x < actual.width && y < actual.height
                 let base = inReference ? overWhite(reference[x, y]) : RGBA(255, 255, 255)
                 let faded = RGBA(fade(base.r), fade(base.g), fade(base.b))
-                let differs = inReference != inActual || (inReference && reference[x, y] != actual[x, y])
+                let differs = changed(reference, actual, x: x, y: y)
                 let counts = result.mask.map { x < $0.width && y < $0.height && $0.contains(x: x, y: y) } ?? differs
                 counted[y * size.width + x] = counts
                 image[left + x, y] = counts ? countedColour : differs ? changedColour : faded

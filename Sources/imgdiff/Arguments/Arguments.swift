@@ -68,6 +68,9 @@ enum OutputPaths {
         var seen: [FileIdentity] = []
         for output in outputs {
             guard !output.isEmpty else { throw CommandLineError("an output path is empty; name the file to write") }
+            if output == "-" {
+                throw CommandLineError("-: imgdiff writes its images to files, not to standard output; name the file to write")
+            }
             let suffix = PathText.pathExtension(output)
             if otherImageExtensions.contains(suffix.lowercased()) {
                 throw CommandLineError("\(output): imgdiff writes PNG images, not .\(suffix); name the output .png")
@@ -88,6 +91,7 @@ enum OutputPaths {
     /// given.
     static let otherImageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "jfif", "gif", "webp", "bmp", "tif", "tiff", "avif", "heic", "heif", "jxl", "ico",
+        "ppm", "pgm", "pnm", "pam", "qoi", "svg", "pdf", "eps", "psd", "exr", "tga", "dds",
     ]
 }
 
