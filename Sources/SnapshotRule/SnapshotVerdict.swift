@@ -53,8 +53,8 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
         }
         let old = Premultiplied(reference), new = Premultiplied(actual)
         if ByteComparison.areEqual(old.bytes, new.bytes) { return .passed }
-        guard !precision.isNaN, !perceptualPrecision.isNaN else {
-            return .failed("imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not NaN")
+        if let unusable = [precision, perceptualPrecision].first(where: { !$0.isFinite }) {
+            return .failed("imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not \(unusable.isNaN ? "NaN" : "\(unusable)")")
         }
         if precision >= 1, perceptualPrecision >= 1 {
             return .failed("Newly-taken snapshot does not match reference.")
@@ -63,7 +63,9 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
             return perceptualVerdict(reference: reference, actual: actual)
         }
         let byteCount = old.bytes.count
-        let byteCountThreshold = Int((1 - precision) * Float(byteCount))
+        // swift-snapshot-testing's figure, held within Int's range: a precision far outside 0…1
+        // allows every byte, or none.
+        let byteCountThreshold = Int(max(min((1 - precision) * Float(byteCount), 1e18), -1e18))
         var differentByteCount = 0
         for index in 0..<byteCount where old.bytes[index] != new.bytes[index] {
             differentByteCount += 1

@@ -28,6 +28,11 @@ final class SnapshotVerdictTests: XCTestCase {
             XCTAssertEqual(verdict.message, "imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not NaN")
             XCTAssertEqual(precision.verdict(reference: reference, actual: reference), .passed)
         }
+        // Infinite, or so far outside 0…1 that the byte count leaves Int's range: a verdict, no trap.
+        let infinite = SnapshotPrecision(precision: -.infinity).verdict(reference: reference, actual: changingBytes(reference, 1))
+        XCTAssertEqual(infinite.message, "imgdiff: precision and perceptualPrecision must be numbers between 0 and 1, not -inf")
+        XCTAssertEqual(SnapshotPrecision(precision: -.greatestFiniteMagnitude).verdict(reference: reference, actual: changingBytes(reference, 1)), .passed)
+        XCTAssertNotEqual(SnapshotPrecision(precision: .greatestFiniteMagnitude).verdict(reference: reference, actual: changingBytes(reference, 1)), .passed)
     }
 
     /// ImageMagick refuses to compare images of other sizes; its metrics here fail them, even

@@ -248,6 +248,20 @@ final class StreamedRouteTests: XCTestCase {
         }
     }
 
+    /// Byte-identical files, never decoded, give the result comparing their pixels gives, in
+    /// every metric (the structural mode's empty list of clusters too).
+    func testIdenticalBytesGiveTheWholeImageResult() throws {
+        let png = try read("Fixtures/login/ref.png")
+        let image = try ImageDecoder.decode(png.bytes, name: png.name)
+        for name in ComparisonMetric.names {
+            let options = ComparisonOptions(metric: try XCTUnwrap(ComparisonMetric(name: name)))
+            let outcome = try Pipeline.compare(png, png, request: ComparisonRequest(options: options))
+            if name != "ncc" { XCTAssertEqual(outcome.route, .identicalBytes, name) }
+            XCTAssertEqual(outcome.result, compare(image, image, options: options), name)
+        }
+        XCTAssertEqual(ComparisonMetric.channel(tolerance: 0).with(threshold: .nan), .channel(tolerance: 0), "NaN takes no trap")
+    }
+
     func testNotStreamedWhenItCannotApply() throws {
         let png = try read("Fixtures/login/ref.png")
         XCTAssertNil(try streamed(png, png, options: ComparisonOptions(metric: .imageMagickAE(fuzz: 0))))

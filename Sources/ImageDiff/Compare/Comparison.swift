@@ -71,7 +71,7 @@ public enum ComparisonMetric: Sendable, Equatable {
         switch self {
         case .exact: return .exact
         // Past 255 levels nothing differs by a channel: larger values mean the same.
-        case .channel: return .channel(tolerance: Int(min(max(threshold, 0), 256).rounded(.down)))
+        case .channel: return .channel(tolerance: threshold.isNaN ? 0 : Int(min(max(threshold, 0), 256).rounded(.down)))
         case .yiq: return .yiq(threshold: threshold)
         case .deltaE(let formula, _): return .deltaE(formula, threshold: threshold)
         case .imageMagickAE: return .imageMagickAE(fuzz: threshold)
@@ -119,7 +119,9 @@ public struct ComparisonOptions: Sendable {
     /// Do not count pixels that pixelmatch's detector finds anti-aliased in either image
     /// (pixelmatch's default, `odiff --antialiasing`).
     public var ignoreAntialiasing: Bool
-    /// Rectangles (inclusive, in reference coordinates) left out of the comparison.
+    /// Rectangles (inclusive, in reference coordinates) left out of the comparison; not by
+    /// `ae` and ImageMagick's figures, which count every pixel as ImageMagick does
+    /// (``judgingProblem`` says so).
     public var ignoreRegions: [PixelRect]
     /// An image whose non-black, non-transparent pixels mark pixels to leave out, laid over the
     /// top-left corner.

@@ -3,6 +3,10 @@
 /// Sizes may differ: the overlap is compared and every pixel outside it counts as different
 /// (odiff's rule), except in ``ComparisonMetric/imageMagickAE(fuzz:)`` mode, which follows
 /// ImageMagick `compare`. The result does not depend on the number of bands or threads.
+///
+/// The options are taken as given: check ``ComparisonOptions/judgingProblem`` first, as every
+/// front end does, for settings that cannot judge as they say (a NaN or negative threshold,
+/// ignored pixels beside `ae`).
 public func compare(
     _ reference: RGBAImage, _ actual: RGBAImage, options: ComparisonOptions = ComparisonOptions()
 ) -> DiffResult {
@@ -577,5 +581,6 @@ extension DiffResult {
             imageMagick = ImageMagickDistortion(identical: metric, area: area)
             match = imageMagick?.passes(threshold: threshold) ?? true
         }
+        if case .structural = options.metric { clusters = [] }
     }
 }
