@@ -21,6 +21,14 @@ final class ComparisonTests: XCTestCase {
                 XCTAssertEqual(result.match, match, "\(metric) \(allowance)")
             }
         }
+        for (allowance, none) in [
+            (DifferenceAllowance.none, true), (DifferenceAllowance(maxPixels: 0), true), (DifferenceAllowance(maxPixels: 5, maxRatio: 0), true),
+            (DifferenceAllowance(maxRatio: 0.01), false), (DifferenceAllowance(maxPixels: 1, maxRatio: 0.5), false),
+        ] {
+            XCTAssertEqual(allowance.allowsNoDifference, none, "\(allowance)")
+            let judged = ComparisonOptions(metric: .imageMagick(.psnr, threshold: 30), allowance: allowance)
+            XCTAssertEqual(judged.judgingProblem == nil, none, "a figure takes no allowance, but one that allows nothing: \(allowance)")
+        }
         let smaller = RGBAImage(width: 10, height: 9, filledWith: white)
         XCTAssertFalse(compare(reference, smaller, options: ComparisonOptions(allowance: DifferenceAllowance(maxPixels: 1000))).match,
                        "a size change never matches")

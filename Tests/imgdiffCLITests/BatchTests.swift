@@ -302,13 +302,13 @@ final class BatchTests: XCTestCase {
         XCTAssertEqual(first.status, 1, first.stderr)
         let report = "the report folder \(out), so the report's images would be read as snapshots"
         let other = "\(newFolder), the other snapshot folder, so its images would be listed twice"
-        // A link to a folder or a file inside them is refused as a link to them: the report's
-        // pairs/ would be read back (and approved into the references), the other folder's
-        // images listed as this one's.
+        // A link to a folder inside them is refused as a link to them, and to a file inside the
+        // report: the report's pairs/ would be read back (and approved into the references),
+        // the other folder's images listed as this one's.
         let links = [
             ("report", out, "to \(report)"), ("latest", newFolder, "to \(other)"),
             ("linked", "\(out)/pairs", "into \(report)"), ("latest-settings", "\(newFolder)/settings", "into \(other)"),
-            ("welcome.png", "\(newFolder)/onboarding/welcome.png", "into \(other)"),
+            ("old-blend.png", "\(out)/pairs/login.png/blend.png", "into \(report)"),
         ]
         for (name, target, leads) in links {
             try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/\(name)", withDestinationPath: target)
@@ -318,6 +318,10 @@ final class BatchTests: XCTestCase {
                 run.stderr, "imgdiff: error: \(referenceFolder)/\(name): leads \(leads); remove the link or give other folders\n")
             try FileManager.default.removeItem(atPath: "\(referenceFolder)/\(name)")
         }
+        // One image of the other folder, linked, is that image compared: not refused.
+        try FileManager.default.createSymbolicLink(atPath: "\(referenceFolder)/welcome.png", withDestinationPath: "\(newFolder)/onboarding/welcome.png")
+        XCTAssertEqual(try imgdiff("batch", referenceFolder, newFolder, "--out", out).status, 1)
+        try FileManager.default.removeItem(atPath: "\(referenceFolder)/welcome.png")
         try FileManager.default.createSymbolicLink(atPath: "\(newFolder)/missing", withDestinationPath: "\(copy.path)/not-checked-out")
         let dangling = try imgdiff("batch", referenceFolder, newFolder, "--out", out)
         XCTAssertEqual(dangling.status, 1, dangling.stderr)

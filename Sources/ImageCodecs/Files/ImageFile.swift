@@ -149,13 +149,14 @@ public enum ImageFile {
 
     /// Writes `bytes` into a new temporary file beside `path` and returns its path; nothing is
     /// left behind on failure. A file the new one replaces must be writable by this process, as
-    /// a shell's `>` would require, and lends it its permissions (and, for root, its owner):
-    /// replacing a private file does not make it readable to all.
+    /// a shell's `>` would require, and lends it its permissions (and, where the system lets
+    /// it, its group, and for root its owner): replacing a private file does not make it
+    /// readable to all, nor a group's file its writer's alone.
     static func writeTemporaryFile(_ bytes: [UInt8], for path: String, durable: Bool = false) throws(ImageFileError) -> String {
         let (directoryPrefix, name) = PathText.splitAfterLastSlash(path)
         guard !name.isEmpty, name != ".", name != ".." else { throw writeFailure(EISDIR, path) }
         let replaced = try requireReplaceable(path)
-        if replaced != nil, access(path, W_OK) != 0 { throw writeFailure(errno, path) }
+        if replaced != nil, faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0 { throw writeFailure(errno, path) }
 
         let temporaryPath = directoryPrefix + temporaryName()
         try createFile(bytes, at: temporaryPath, namedInErrors: path, durable: durable, like: replaced)
@@ -176,8 +177,8 @@ public enum ImageFile {
     }
 
     /// Creates `path` (which must not exist), with the permissions of `original` when given
-    /// (and its owner, for root), writes `bytes` and closes it; removes it on failure. Errors
-    /// name `shownPath`.
+    /// (and, where the system lets it, its group, and for root its owner), writes `bytes` and
+    /// closes it; removes it on failure. Errors name `shownPath`.
     private static func createFile(
         _ bytes: [UInt8], at path: String, namedInErrors shownPath: String, durable: Bool, like original: stat?
     ) throws(ImageFileError) {
@@ -187,8 +188,10 @@ public enum ImageFile {
         var written = 0
         var writeError: Int32 = 0
         if let original {
-            if geteuid() == 0, fchown(descriptor, original.st_uid, original.st_gid) != 0 { writeError = errno }
-            if writeError == 0, fchmod(descriptor, original.st_mode & 0o777) != 0 { writeError = errno }
+            // Best effort: root in a user namespace or on a squashed NFS share may not give the
+            // file away, and a user may keep its group only if a member of it.
+            _ = fchown(descriptor, geteuid() == 0 ? original.st_uid : uid_t.max, original.st_gid)
+            if fchmod(descriptor, original.st_mode & 0o777) != 0 { writeError = errno }
         }
         bytes.withUnsafeBytes { buffer in
             guard writeError == 0, let base = buffer.baseAddress else { return }

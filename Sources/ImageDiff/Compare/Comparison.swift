@@ -179,7 +179,7 @@ public struct ComparisonOptions: Sendable {
             if !ignoreRegions.isEmpty || ignoreMask != nil {
                 return "\(name) counts pixels as ImageMagick's compare does, over the whole image: --ignore and --ignore-mask do not apply to it"
             }
-            if case .imageMagick = metric, allowance != .none {
+            if case .imageMagick = metric, !allowance.allowsNoDifference {
                 return "\(name) judges a pair by its figure against the threshold, not by a count of pixels: --max-diff-pixels and --max-diff-ratio do not apply to it"
             }
         default: break
@@ -289,6 +289,12 @@ public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
 
     /// No differing pixel allowed.
     public static let none = DifferenceAllowance()
+
+    /// Whether no differing pixel is allowed, however the limits are spelled: none given, or
+    /// either of them 0 (the smaller holds).
+    public var allowsNoDifference: Bool {
+        maxPixels == 0 || maxRatio == 0 || (maxPixels == nil && maxRatio == nil)
+    }
 
     /// Whether `differentPixels` of `totalPixels` fit. As Playwright's comparator takes them:
     /// with both limits given, the smaller one holds; with neither, no pixel may differ.

@@ -47,7 +47,7 @@ struct ComparisonArguments: ParsableArguments {
     var maxDiffPixels: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "A pair still matches with up to this share of its pixels differing (Playwright's maxDiffPixelRatio; default: 0).",
+        "A pair still matches with up to this share of its pixels differing (Playwright's maxDiffPixelRatio; beside --max-diff-pixels the smaller limit holds; default: 0).",
         valueName: "0...1"))
     var maxDiffRatio: Double?
 

@@ -26,11 +26,14 @@ struct FolderPairing: Sendable {
     /// neither the other one nor `report` (the folder a report is written to), nor hold them:
     /// its images would be listed twice, or the report's read back as snapshots.
     init(reference: String, new: String, report: String? = nil) throws(CommandLineError) {
-        let reportFolder = report.map { [(path: $0, meaning: "the report folder \($0), so the report's images would be read as snapshots")] } ?? []
-        let referenceFiles = try SnapshotFolder.imageFiles(
-            under: reference, avoiding: [(new, "\(new), the other snapshot folder, so its images would be listed twice")] + reportFolder)
-        let newFiles = try SnapshotFolder.imageFiles(
-            under: new, avoiding: [(reference, "\(reference), the other snapshot folder, so its images would be listed twice")] + reportFolder)
+        let reportFolder = report.map {
+            [SnapshotFolder.Avoided(path: $0, meaning: "the report folder \($0), so the report's images would be read as snapshots", refusesFiles: true)]
+        } ?? []
+        func other(_ folder: String) -> SnapshotFolder.Avoided {
+            SnapshotFolder.Avoided(path: folder, meaning: "\(folder), the other snapshot folder, so its images would be listed twice", refusesFiles: false)
+        }
+        let referenceFiles = try SnapshotFolder.imageFiles(under: reference, avoiding: [other(new)] + reportFolder)
+        let newFiles = try SnapshotFolder.imageFiles(under: new, avoiding: [other(reference)] + reportFolder)
         let referenceKeys = Set(referenceFiles.map { Array($0.utf8) })
         let newKeys = Set(newFiles.map { Array($0.utf8) })
         common = referenceFiles.filter { newKeys.contains(Array($0.utf8)) }
@@ -83,18 +86,16 @@ enum SnapshotFolder {
     /// reports the problem, and a folder that cannot be read, or a name that is not UTF-8,
     /// stops the listing with an error naming it. A link that leads nowhere is skipped with a
     /// warning (a folder that was not checked out, most often). A link that leads to one of
-    /// the `avoiding` folders (which exist), or to a file or folder inside one, stops the
-    /// listing with an error that says what it leads to.
-    static func imageFiles(
-        under directory: String, avoiding: [(path: String, meaning: String)] = []
-    ) throws(CommandLineError) -> [String] {
+    /// the `avoiding` folders (which exist), or to a folder inside one (or a file, where it
+    /// refuses files), stops the listing with an error that says what it leads to.
+    static func imageFiles(under directory: String, avoiding: [Avoided] = []) throws(CommandLineError) -> [String] {
         try requireDirectory(directory)
         var avoided = AvoidedFolders()
-        for (path, meaning) in avoiding {
+        for folder in avoiding {
             var status = stat()
-            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-                avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] = meaning
-                avoided.byPath.append((resolved(path), meaning))
+            if stat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] = folder.meaning
+                avoided.byPath.append(Avoided(path: resolved(folder.path), meaning: folder.meaning, refusesFiles: folder.refusesFiles))
             }
         }
         var files: [String] = []
@@ -107,18 +108,29 @@ enum SnapshotFolder {
         let inode: UInt64
     }
 
+    /// A folder a listing may not reach through a link: what reaching it would mean, and whether
+    /// a link to a single file inside it is refused too (the report's, whose images would be
+    /// read as snapshots; a file of the other snapshot folder is only that image compared).
+    struct Avoided {
+        let path: String
+        let meaning: String
+        let refusesFiles: Bool
+    }
+
     /// The folders a listing may not reach, with what reaching them would mean: by identity
-    /// (the folder itself, however reached) and by resolved path (anything inside it, through
+    /// (the folder itself, however reached) and by resolved path (what lies inside it, through
     /// a link).
     private struct AvoidedFolders {
         var byIdentity: [FolderIdentity: String] = [:]
-        var byPath: [(path: String, meaning: String)] = []
+        var byPath: [Avoided] = []
 
-        /// What the link at `path` leads into, when its target lies inside an avoided folder.
-        func meaning(ofLink path: String) -> String? {
-            guard !byPath.isEmpty else { return nil }
+        /// What the link at `path` (to a folder, or a file) leads into, when its target lies
+        /// inside an avoided folder that refuses it.
+        func meaning(ofLink path: String, isFolder: Bool) -> String? {
+            let candidates = byPath.filter { isFolder || $0.refusesFiles }
+            guard !candidates.isEmpty else { return nil }
             let target = SnapshotFolder.resolved(path)
-            return byPath.first { SnapshotFolder.isSameOrInside(resolvedPath: target, resolvedFolder: $0.path) }?.meaning
+            return candidates.first { SnapshotFolder.isSameOrInside(resolvedPath: target, resolvedFolder: $0.path) }?.meaning
         }
     }
 
@@ -163,7 +175,7 @@ enum SnapshotFolder {
                     "\(PathText.join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
             if statResult == 0, isLink(entry.pointee.d_type, nameBytes, in: stream),
-                let meaning = avoided.meaning(ofLink: PathText.join(folder, name))
+                let meaning = avoided.meaning(ofLink: PathText.join(folder, name), isFolder: isFolder)
             {
                 let leads = isFolder && avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] != nil
                 throw CommandLineError(
