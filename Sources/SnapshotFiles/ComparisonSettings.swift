@@ -100,8 +100,8 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         if let threshold {
             guard threshold >= 0, threshold.isFinite else { throw SettingsError("threshold must be a number >= 0") }
             if case .exact = metric { throw SettingsError("exact takes no threshold; for a tolerance, use channel") }
-            if case .yiq = metric, threshold > 1 { throw SettingsError("a yiq threshold is between 0 and 1, got \(threshold)") }
             metric = metric.with(threshold: threshold)
+            if let problem = metric.thresholdProblem { throw SettingsError(problem) }
         }
         if shiftRadius != nil || minimumClusterPixels != nil || textReflow != nil || scatteredNoise != nil || countAntialiased != nil {
             guard case .structural(var rule) = metric else {

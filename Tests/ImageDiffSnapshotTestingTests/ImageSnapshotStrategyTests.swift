@@ -187,6 +187,12 @@ final class ImageSnapshotStrategyTests: XCTestCase {
             }
         }
         XCTAssertTrue(ImageSnapshotComparison(options: ComparisonOptions(metric: .deltaE(.cie94, threshold: 1))).evaluate(reference: black, actual: black).verdict.passed)
+        // Past the end of pixelmatch's scale, and ImageMagick's counts beside ignored regions.
+        let beyond = ImageSnapshotComparison(options: ComparisonOptions(metric: .yiq(threshold: 1.5))).evaluate(reference: black, actual: white).verdict
+        XCTAssertEqual(beyond.message, "imgdiff: a yiq threshold is between 0 and 1 (pixelmatch's scale), not 1.5")
+        let ignoring = ComparisonOptions(metric: .imageMagickAE(fuzz: 0), ignoreRegions: [PixelRect(minX: 0, minY: 0, maxX: 7, maxY: 7)])
+        XCTAssertFalse(ImageSnapshotComparison(options: ignoring).evaluate(reference: black, actual: white).verdict.passed)
+        XCTAssertTrue(ImageSnapshotComparison(options: ignoring).evaluate(reference: black, actual: white).verdict.message?.contains("--ignore and --ignore-mask do not apply") == true)
     }
 
     /// A setting that judges nothing fails the test on the setting, not the images: the

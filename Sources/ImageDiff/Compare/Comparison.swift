@@ -84,11 +84,13 @@ public enum ComparisonMetric: Sendable, Equatable {
     }
 
     /// Why the threshold cannot judge anything, when it cannot: NaN (which no difference
-    /// exceeds, so every pair would match) or below 0.
+    /// exceeds, so every pair would match), below 0, or for `yiq` above 1, the end of
+    /// pixelmatch's scale.
     public var thresholdProblem: String? {
         let value = threshold
         if value.isNaN { return "the \(name) threshold must be a number >= 0, not NaN" }
         if value < 0 { return "the \(name) threshold must be >= 0, not \(value)" }
+        if case .yiq = self, value > 1 { return "a yiq threshold is between 0 and 1 (pixelmatch's scale), not \(value)" }
         return nil
     }
 
