@@ -118,9 +118,12 @@ public enum Pipeline {
         return [first, second]
     }
 
+    private static func decodedBytes(_ declared: DeclaredSize) -> Double {
+        Double(declared.size.width) * Double(declared.size.height) * Double(declared.bytesPerPixel)
+    }
+
     private static func wholeImageMemory(_ declared: [DeclaredSize], outputs: Set<ReviewOutput>) -> Int {
-        let decoded = declared.reduce(0.0) { $0 + Double($1.size.width) * Double($1.size.height) * Double($1.bytesPerPixel) }
-        return wholeImageMemory(decodedBytes: decoded, sizes: declared.map(\.size), outputs: outputs)
+        wholeImageMemory(decodedBytes: declared.map(decodedBytes).reduce(0, +), sizes: declared.map(\.size), outputs: outputs)
     }
 
     /// `decodedBytes` for the two images, a mask byte and a rendered RGBA pixel per pixel of
@@ -172,8 +175,7 @@ public enum Pipeline {
                 throw ImageFileError(path: image.name, error: error)
             }
         }
-        let decodedBytes = declared.map { Double($0.size.width) * Double($0.size.height) * Double($0.bytesPerPixel) }
-        let larger = decodedBytes[0] > decodedBytes[1] ? reference : actual
+        let larger = decodedBytes(declared[0]) > decodedBytes(declared[1]) ? reference : actual
         throw ImageFileError(path: larger.name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
 

@@ -124,13 +124,15 @@ enum SnapshotFolder {
         var byIdentity: [FolderIdentity: String] = [:]
         var byPath: [Avoided] = []
 
-        /// What the link at `path` (to a folder, or a file) leads into, when its target lies
-        /// inside an avoided folder that refuses it.
-        func meaning(ofLink path: String, isFolder: Bool) -> String? {
+        /// Where the link at `path` (to a folder, or a file) leads, "to" an avoided folder that
+        /// refuses it or "into" one, and what that would mean; nil when it leads elsewhere.
+        func refusal(ofLink path: String, isFolder: Bool) -> (leads: String, meaning: String)? {
             let candidates = byPath.filter { isFolder || $0.refusesFiles }
             guard !candidates.isEmpty else { return nil }
             let target = SnapshotFolder.resolved(path)
-            return candidates.first { SnapshotFolder.isSameOrInside(resolvedPath: target, resolvedFolder: $0.path) }?.meaning
+            guard let folder = candidates.first(where: { SnapshotFolder.isSameOrInside(resolvedPath: target, resolvedFolder: $0.path) })
+            else { return nil }
+            return (target.utf8.elementsEqual(folder.path.utf8) ? "to" : "into", folder.meaning)
         }
     }
 
@@ -175,11 +177,10 @@ enum SnapshotFolder {
                     "\(PathText.join(folder, shown)): the name is not valid UTF-8, and imgdiff cannot report it; rename it")
             }
             if statResult == 0, isLink(entry.pointee.d_type, nameBytes, in: stream),
-                let meaning = avoided.meaning(ofLink: PathText.join(folder, name), isFolder: isFolder)
+                let refusal = avoided.refusal(ofLink: PathText.join(folder, name), isFolder: isFolder)
             {
-                let leads = isFolder && avoided.byIdentity[FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))] != nil
                 throw CommandLineError(
-                    "\(PathText.join(folder, name)): leads \(leads ? "to" : "into") \(meaning); remove the link or give other folders")
+                    "\(PathText.join(folder, name)): leads \(refusal.leads) \(refusal.meaning); remove the link or give other folders")
             }
             if leadsNowhere, !hasImageExtension(nameBytes) {
                 Console.warning("\(PathText.join(folder, name)): a link that leads nowhere; skipped")
