@@ -89,7 +89,9 @@ public enum ImageCodecError: Error, Equatable, Sendable, CustomStringConvertible
 /// The description is `"PATH: problem"`, for example `"a.png: empty file"` or
 /// `"out/diff.png: cannot write: no such directory"`.
 public struct ImageFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's path, or the name given to bytes decoded from memory.
     public var path: String
+    /// What went wrong with it.
     public var error: ImageCodecError
 
     public init(path: String, error: ImageCodecError) {

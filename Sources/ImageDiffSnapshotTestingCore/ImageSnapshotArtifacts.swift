@@ -26,6 +26,7 @@ public struct ImageSnapshotArtifacts: Sendable {
     /// The colour of differing pixels in the mask; the rest is transparent.
     public var maskColor: RGBA
 
+    /// The defaults are ``automatic``'s: every image, beside swift-snapshot-testing's artifact.
     public init(
         isEnabled: Bool = true,
         rootDirectory: String? = nil,

@@ -27,6 +27,7 @@ public protocol SnapshotImageCodec: Sendable {
 }
 
 extension SnapshotImageCodec {
+    /// `png`, for every codec that does not name its own extension.
     public var pathExtension: String { "png" }
 
     public func encode(

@@ -32,6 +32,7 @@ public struct ComparisonRequest: Sendable {
     public var snapshotPrecisionAfterMetric: Bool
     /// The review images wanted, encoded as PNG.
     public var outputs: Set<ReviewOutput>
+    /// Whether ``outputs`` are rendered for every pair or only for pairs that do not match.
     public var outputPolicy: OutputPolicy
     /// The rounding of the blend and the difference image.
     public var rounding: ImageMagickRounding
@@ -41,6 +42,7 @@ public struct ComparisonRequest: Sendable {
     public var maskColor: RGBA
     /// Refusals applied before anything is allocated.
     public var limits: DecodingLimits
+    /// Whether the pair's work spreads over all cores or stays on the calling thread.
     public var parallelism: Parallelism
     /// The share of pairs the caller expects to differ, from 0 to 1: how a batch's pairs went
     /// so far. With ``OutputPolicy/whenDifferent`` it picks between streaming a pair without its
@@ -49,6 +51,8 @@ public struct ComparisonRequest: Sendable {
     /// (``Pipeline/speculativeBlendShare``). It never changes a result or an output byte.
     public var expectedDifferingShare: Double
 
+    /// By default: no review images, ImageMagick 7 rounding, no fuzz, an opaque red mask, the
+    /// default limits, all cores, and every pair expected to differ.
     public init(
         options: ComparisonOptions = ComparisonOptions(),
         snapshotPrecision: SnapshotPrecision? = nil,
@@ -90,9 +94,12 @@ public struct ComparisonRequest: Sendable {
 
 /// An encoded image file and the name its errors carry.
 public struct EncodedImage: Sendable {
+    /// The file's path, or another label, by which errors name the image.
     public var name: String
+    /// The file's bytes, not yet decoded: PNG, JPEG or a format ImageMagick reads.
     public var bytes: [UInt8]
 
+    /// An image file already in memory; nothing is read or decoded yet.
     public init(name: String, bytes: [UInt8]) {
         self.name = name
         self.bytes = bytes
@@ -122,6 +129,7 @@ public struct PairOutcome: Sendable {
     public var result: DiffResult
     /// swift-snapshot-testing's verdict, when ``ComparisonRequest/snapshotPrecision`` was set.
     public var snapshot: SnapshotVerdict?
+    /// The route the pipeline took; every route gives the same result and output bytes.
     public var route: PairRoute
     /// The requested review images that were rendered, as PNG files' bytes.
     public var outputs: [ReviewOutput: [UInt8]]

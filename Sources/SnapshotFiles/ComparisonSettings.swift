@@ -48,6 +48,8 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// The name `imgdiff batch` looks for in the reference folder.
     public static let defaultFileName = "imgdiff.json"
 
+    /// A setting with the given fields, a nil one taking the CLI's default. Nothing is checked
+    /// here: ``comparisonMetric()``, ``allowance()`` and ``snapshotRule()`` refuse invalid values.
     public init(
         metric: String, threshold: Double? = nil, antialiasing: Bool? = nil, maxDiffPixels: Int? = nil,
         maxDiffRatio: Double? = nil, shiftRadius: Int? = nil, minimumClusterPixels: Int? = nil, textReflow: Bool? = nil,
@@ -245,6 +247,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
 public struct SettingsError: Error, Sendable, CustomStringConvertible {
     /// The file, when known.
     public var path: String?
+    /// What is wrong, without the path.
     public var problem: String
 
     init(_ problem: String) { self.problem = problem }

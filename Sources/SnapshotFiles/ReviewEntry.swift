@@ -29,6 +29,8 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     /// The entry's file-name suffix.
     public static let suffix = ".imgdiff.json"
 
+    /// An entry with the given fields; `imgdiff review` opens its paths as written, relative ones
+    /// from its own working directory.
     public init(
         test: String, reference: String?, failure: String, review: String?, summary: String, recordedReference: String? = nil,
         twins: [String]? = nil

@@ -25,6 +25,8 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
         case metal
     }
 
+    /// Both precisions run from 0 to 1; at 1 and 1 (the default) only images whose premultiplied
+    /// bytes are equal pass.
     public init(precision: Float = 1, perceptualPrecision: Float = 1, arithmetic: PerceptualArithmetic = .cpu) {
         self.precision = precision
         self.perceptualPrecision = perceptualPrecision
@@ -147,11 +149,14 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
 
 /// A swift-snapshot-testing verdict.
 public struct SnapshotVerdict: Sendable, Equatable, Codable {
+    /// Whether swift-snapshot-testing passes the snapshot; ``message`` is nil when it does.
     public var passed: Bool
     /// swift-snapshot-testing's failure message, word for word.
     public var message: String?
 
+    /// A passing verdict, without a message.
     public static let passed = SnapshotVerdict(passed: true, message: nil)
+    /// A failing verdict carrying `message`.
     public static func failed(_ message: String) -> SnapshotVerdict {
         SnapshotVerdict(passed: false, message: message)
     }

@@ -14,6 +14,8 @@ import ImageDiff
 ///   where the noise pair's new image draws it.
 /// A canary whose change would alter next to nothing (a flat image) is left out.
 public enum Canaries {
+    /// The kinds of change; the raw value names a canary in reports (`PAIR + faint-patch`) and in
+    /// `--write-canaries` file names.
     public enum Kind: String, Sendable, CaseIterable, Codable {
         case faintPatch = "faint-patch"
         case faintSpot = "faint-spot"

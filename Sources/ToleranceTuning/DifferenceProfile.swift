@@ -8,8 +8,11 @@ import SnapshotRule
 /// tolerance, since imgdiff counts pixels outside the overlap as different and
 /// swift-snapshot-testing fails on any size mismatch.
 public struct DifferenceProfile: Sendable, Equatable, Codable {
+    /// The reference image's full size, not just the overlap.
     public var referenceSize: ImageSize
+    /// The new image's full size, not just the overlap.
     public var actualSize: ImageSize
+    /// Whether the two sizes differ: then no tolerance passes the pair.
     public var sizeDiffers: Bool
     /// Pixels in the overlap.
     public var totalPixels: Int
@@ -44,6 +47,7 @@ public struct DifferenceProfile: Sendable, Equatable, Codable {
 
     /// A summary of one ΔE formula over every overlap pixel (identical pixels count as 0).
     public struct Distribution: Sendable, Equatable, Codable {
+        /// The largest ΔE (0 when no pixel differs).
         public var max: Double
         /// The 99.9th percentile, nearest rank: the value at rank ⌈0.999 · n⌉ of the sorted ΔEs.
         public var percentile999: Double
@@ -58,6 +62,7 @@ public struct DifferenceProfile: Sendable, Equatable, Codable {
 /// The perceptual precisions `imgdiff tune` considers for swift-snapshot-testing: values a
 /// team would type, from 0.999 (ΔE94 0.1) to 0.70 (ΔE94 30).
 public enum SnapshotTestingGrid {
+    /// The values, tightest first; ``DifferenceProfile/perceptualFailures`` is indexed alike.
     public static let perceptualPrecisions: [Float] = [
         0.999, 0.998, 0.997, 0.996, 0.995, 0.994, 0.993, 0.992, 0.991, 0.99, 0.985, 0.98, 0.975,
         0.97, 0.965, 0.96, 0.955, 0.95, 0.94, 0.93, 0.92, 0.91, 0.9, 0.88, 0.86, 0.84, 0.82, 0.8,

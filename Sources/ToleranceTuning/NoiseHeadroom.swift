@@ -10,8 +10,11 @@ import ImageDiff
 public struct NoiseHeadroom: Sendable, Equatable, Encodable {
     /// The passing cluster of one kind nearest to failing, and the noise pair that holds it.
     public struct Closest: Sendable, Equatable, Encodable {
+        /// The noise pair's name, as the caller gave it.
         public var pair: String
+        /// The cluster's size, in pixels.
         public var pixels: Int
+        /// The cluster's largest CIE94 ΔE.
         public var maxDeltaE: Double
         /// Whether the pair's clusters were taken for scattered noise, so that the size from
         /// which a strong cluster fails did not apply to it.
@@ -20,6 +23,7 @@ public struct NoiseHeadroom: Sendable, Equatable, Encodable {
         public var failsFromPixels: Int
     }
 
+    /// The rule the clusters were judged under (not encoded).
     public var rule: StructuralRule
     /// The passing cluster of strong contrast (``StructuralRule/strongDeltaE`` or more) nearest
     /// to failing.

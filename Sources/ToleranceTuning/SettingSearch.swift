@@ -4,7 +4,9 @@ import RealModule
 /// How pixels are judged in one setting `imgdiff tune` tries; the allowance of differing
 /// pixels is the search's other dimension, chosen per candidate.
 public struct TuningCandidate: Sendable, Equatable {
+    /// The metric and its threshold, or the structural rule, that judge each pixel.
     public var metric: ComparisonMetric
+    /// Whether pixels pixelmatch's detector finds anti-aliased are left out (`--antialiasing`).
     public var antialiasing: Bool
 
     public init(metric: ComparisonMetric, antialiasing: Bool = false) {
@@ -84,6 +86,7 @@ public struct TuningCandidate: Sendable, Equatable {
 
 /// One pair measured under every candidate.
 public struct PairEvaluation: Sendable, Equatable {
+    /// What a pair must do under the chosen setting, and where it came from.
     public enum Label: String, Sendable, Codable {
         /// Render noise: must pass.
         case noise
@@ -94,7 +97,9 @@ public struct PairEvaluation: Sendable, Equatable {
         case canary
     }
 
+    /// The pair's name in ``TrainedSetting/misjudged`` and ``CrossValidation/misjudged``.
     public var name: String
+    /// Whether the pair must pass, or fail.
     public var label: Label
     /// Differing pixels under each candidate of the grid (`Int.max` when the sizes differ).
     public var counts: [Int]
@@ -102,6 +107,8 @@ public struct PairEvaluation: Sendable, Equatable {
     /// clusters nearest to failing); nil for other candidates and other pairs.
     public var headroom: [NoiseHeadroom?]
 
+    /// A pair already measured: `counts` and `headroom` hold one entry per candidate of the grid
+    /// searched, in its order; without `headroom`, no candidate has one.
     public init(name: String, label: Label, counts: [Int], headroom: [NoiseHeadroom?]? = nil) {
         self.name = name
         self.label = label
@@ -167,6 +174,7 @@ extension StructuralRule {
 
 /// A candidate with its allowance, trained on labelled pairs.
 public struct TrainedSetting: Sendable, Equatable {
+    /// How pixels are judged; ``maxDiffPixels`` is the allowance beside it.
     public var candidate: TuningCandidate
     /// The index of ``candidate`` in the grid searched.
     public var candidateIndex: Int
@@ -203,11 +211,13 @@ public struct TrainedSetting: Sendable, Equatable {
 public struct CrossValidation: Sendable, Equatable, Codable {
     /// Labelled pairs (noise and changes; canaries are not scored).
     public var pairs: Int
+    /// Pairs the setting trained without them judged correctly.
     public var correct: Int
     /// `correct / pairs` (0 without pairs).
     public var accuracy: Double
     /// The 95 % Wilson score interval of the accuracy.
     public var lowerBound: Double
+    /// The upper end of that interval.
     public var upperBound: Double
     /// Pairs judged wrongly when left out of training.
     public var misjudged: [String]

@@ -4,7 +4,9 @@ import RealModule
 
 /// A measured pair, named for reports.
 public struct TuningSample: Sendable, Equatable, Codable {
+    /// The pair's name in reports (`imgdiff tune` uses its path under `ref/` and `new/`).
     public var name: String
+    /// How the pair's pixels differ.
     public var profile: DifferenceProfile
 
     public init(name: String, profile: DifferenceProfile) {
@@ -57,6 +59,7 @@ public struct Separation: Sendable, Equatable, Codable {
 
 /// The recommendation for one mode.
 public struct TunedSetting: Sendable, Equatable, Codable {
+    /// The tolerance setting this recommendation is for.
     public var mode: TuningMode
     /// Whether the recommended value passes every noise pair (false when no value can: a size
     /// difference, or a YIQ threshold that would have to exceed 1).
@@ -91,6 +94,8 @@ public struct TunedSetting: Sendable, Equatable, Codable {
 public struct TuningReport: Sendable, Equatable, Codable {
     /// The requested safety margin: recommended thresholds are the noise limit times `1 + margin`.
     public var safetyMargin: Double
+    /// One recommendation per mode, in the order of `TuningMode.allCases`, whether it passes
+    /// all noise or not.
     public var settings: [TunedSetting]
     /// The mode to use: with must-fail pairs the one separating them from the noise by the
     /// widest margin, otherwise the first of ``TuningMode/preference`` passing all noise.
@@ -98,8 +103,10 @@ public struct TuningReport: Sendable, Equatable, Codable {
     /// With must-fail pairs: whether the recommended setting separates them from the noise.
     public var separates: Bool?
 
+    /// The setting of ``recommended``; nil when no mode passes all noise.
     public var recommendedSetting: TunedSetting? { settings.first { $0.mode == recommended } }
 
+    /// The recommendation for `mode`; nil when the report holds none for it.
     public func setting(_ mode: TuningMode) -> TunedSetting? { settings.first { $0.mode == mode } }
 }
 
@@ -122,6 +129,9 @@ public enum Tuning {
     /// to flag it.
     public static let outlierFactor = 3.0
 
+    /// Recommends a value for every ``TuningMode``: one that passes all of `noise` and, where it
+    /// can, fails all of `mustFail`; `safetyMargin` is a fraction (0.25: 25 % beyond the worst
+    /// noise).
     public static func recommend(
         noise: [TuningSample], mustFail: [TuningSample] = [], safetyMargin: Double = 0.25
     ) -> TuningReport {

@@ -22,6 +22,7 @@ public struct DecodingLimits: Sendable, Hashable {
     /// The largest input file accepted, in bytes. Default 1 GiB.
     public var maxFileSize: Int
 
+    /// Limits in pixels and bytes; one left out takes the default its property gives.
     public init(
         maxWidth: Int = 65_535,
         maxHeight: Int = 65_535,

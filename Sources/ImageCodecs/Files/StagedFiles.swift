@@ -17,6 +17,7 @@ import ImageDiff
 public final class StagedFiles {
     private var staged: [(temporary: String, destination: String)] = []
 
+    /// Nothing staged yet; whatever is added and not committed is removed when the value goes away.
     public init() {}
 
     deinit { discard() }
