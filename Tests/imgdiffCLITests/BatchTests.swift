@@ -431,6 +431,77 @@ final class BatchTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(comparedOutputs, 20, "changed pairs under every option set")
     }
 
+    func testImagesBrowsersDoNotShowGetAPNGPreviewBesideTheirExactCopy() throws {
+        let folders = ["ref", "new"].map { work.appendingPathComponent($0) }
+        for folder in folders { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        var reference = RGBAImage(width: 40, height: 30, filledWith: RGBA(240, 240, 245), hasAlpha: false)
+        for x in 5..<35 { reference[x, 10] = RGBA(20, 20, 20) }
+        var actual = reference
+        for y in 12..<20 { for x in 8..<20 { actual[x, y] = RGBA(30, 120, 250) } }
+        /// A binary PPM (P6) of `image`'s colours, the file a render pipeline writes without a codec.
+        func ppm(_ image: RGBAImage) -> Data {
+            var bytes = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+            for index in 0..<image.pixelCount { bytes += image.pixels[(index * 4)..<(index * 4 + 3)] }
+            return Data(bytes)
+        }
+        try ppm(reference).write(to: folders[0].appendingPathComponent("changed.ppm"))
+        try ppm(actual).write(to: folders[1].appendingPathComponent("changed.ppm"))
+        try ppm(actual).write(to: folders[1].appendingPathComponent("added.ppm"))
+        for folder in folders { try ppm(reference).write(to: folder.appendingPathComponent("same.ppm")) }
+        try Data(PNGEncoder.encode(reference)).write(to: folders[0].appendingPathComponent("changed.png"))
+        try Data(PNGEncoder.encode(actual)).write(to: folders[1].appendingPathComponent("changed.png"))
+
+        let run = try imgdiff("batch", folders[0].path, folders[1].path, "--out", out)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let pairs = try XCTUnwrap(try json()["pairs"] as? [[String: Any]])
+        func outputs(_ path: String) throws -> [String: String] {
+            try XCTUnwrap(pairs.first { $0["path"] as? String == path }?["outputs"] as? [String: String], path)
+        }
+        let changed = try outputs("changed.ppm")
+        XCTAssertEqual(Set(changed.keys), ["reference", "new", "blend", "mask", "referencePreview", "newPreview"])
+        for (side, folder, image) in [("reference", folders[0], reference), ("new", folders[1], actual)] {
+            let copy = try XCTUnwrap(changed[side])
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/" + copy)),
+                           try Data(contentsOf: folder.appendingPathComponent("changed.ppm")), "the copy is the input's bytes")
+            let preview = try XCTUnwrap(changed[side + "Preview"])
+            XCTAssertEqual(preview, "pairs/changed.ppm/\(side)-preview.png")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/" + preview)))
+            XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(side): a PNG")
+            let shown = try ImageDecoder.decode(bytes, name: preview)
+            XCTAssertEqual(shown.pixels, image.pixels, "\(side): the preview holds the input's pixels")
+        }
+        XCTAssertEqual(Set(try outputs("added.ppm").keys), ["new", "newPreview"])
+        XCTAssertEqual(Set(try outputs("same.ppm").keys), ["reference", "new"], "a passed pair links to its inputs")
+        XCTAssertEqual(Set(try outputs("changed.png").keys), ["reference", "new", "blend", "mask"], "browsers show PNG")
+
+        let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("\"newPreview\"") && page.contains("new-preview.png"), "the page carries the previews")
+
+        // A second run replaces the report: the previews are files the report lists, not strays.
+        let again = try imgdiff("batch", folders[0].path, folders[1].path, "--out", out)
+        XCTAssertEqual(again.status, 1, again.stderr)
+
+        // Sharded and merged, the previews move with their pairs.
+        var parts: [String] = []
+        for index in 1...2 {
+            let part = work.appendingPathComponent("part-\(index)").path
+            let run = try imgdiff("batch", folders[0].path, folders[1].path, "--out", part, "--shard", "\(index)/2")
+            XCTAssertTrue([0, 1].contains(run.status), run.stderr)
+            parts.append(part)
+        }
+        try FileManager.default.removeItem(atPath: out)
+        let merged = try imgdiff(["merge-reports"] + parts + ["--out", out])
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        let mergedPairs = try XCTUnwrap(try json()["pairs"] as? [[String: Any]])
+        let mergedChanged = try XCTUnwrap(mergedPairs.first { $0["path"] as? String == "changed.ppm" }?["outputs"] as? [String: String])
+        for side in ["referencePreview", "newPreview"] {
+            let preview = try XCTUnwrap(mergedChanged[side], side)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/" + preview)),
+                           try Data(contentsOf: URL(fileURLWithPath: parts.first { FileManager.default.fileExists(atPath: $0 + "/" + preview) } .map { $0 + "/" + preview } ?? "/nonexistent")),
+                           side)
+        }
+    }
+
     // MARK: Helpers
 
     /// The two PNG files hold the same image: size, alpha and every sample.

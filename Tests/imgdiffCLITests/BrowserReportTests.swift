@@ -72,6 +72,32 @@ final class BrowserReportTests: XCTestCase {
         }
     }
 
+    /// A PPM pair: the browser cannot show the copies, so the page shows the PNG previews.
+    func testImagesInFormatsBrowsersDoNotShowLoadAsTheirPreviews() throws {
+        let folders = ["ref", "new"].map { work.appendingPathComponent("ppm/\($0)") }
+        var image = RGBAImage(width: 24, height: 16, filledWith: RGBA(240, 240, 245), hasAlpha: false)
+        for (index, folder) in folders.enumerated() {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            image[4 + index, 4] = RGBA(20, 20, 20)
+            var bytes = Array("P6\n24 16\n255\n".utf8)
+            for pixel in 0..<image.pixelCount { bytes += image.pixels[(pixel * 4)..<(pixel * 4 + 3)] }
+            try Data(bytes).write(to: folder.appendingPathComponent("icon.ppm"))
+        }
+        let ppmReport = work.appendingPathComponent("ppm-report")
+        let run = try imgdiff("batch", folders[0].path, folders[1].path, "--out", ppmReport.path)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let pair = try XCTUnwrap(try dumpDOM(ppmReport.appendingPathComponent("index.html")).pairs.first)
+        XCTAssertEqual(pair.images.map(\.src), ["pairs/icon.ppm/reference-preview.png", "pairs/icon.ppm/new-preview.png"])
+        XCTAssertEqual(pair.images.map(\.loaded), ["true", "true"])
+
+        // The copy itself, which the page no longer shows, is one the browser cannot draw.
+        let copyPage = work.appendingPathComponent("ppm-report/copy.html")
+        try Data("<img src=\"pairs/icon.ppm/new.ppm\" onload=\"document.body.dataset.loaded='true'\" onerror=\"document.body.dataset.loaded='error'\">".utf8)
+            .write(to: copyPage)
+        XCTAssertEqual(try dumpDOM(copyPage).body["data-loaded"], "error")
+        try FileManager.default.removeItem(at: copyPage)
+    }
+
     func testFiltersShowOnlyTheirPairs() throws {
         let expected: [String: [String]] = [
             "failed": ["login.png", "settings/account.png"],

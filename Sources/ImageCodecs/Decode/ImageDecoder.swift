@@ -108,6 +108,17 @@ package enum ContainerFormat: Equatable {
         }
     }
 
+    /// Whether web browsers show an image in these bytes by its leading bytes: PNG, JPEG, GIF,
+    /// BMP and WebP. TIFF, the PNM family and the other formats ImageMagick reads are not shown.
+    package static func isShownByBrowsers(_ bytes: [UInt8]) -> Bool {
+        func starts(with text: String, at offset: Int = 0) -> Bool {
+            bytes.count >= offset + text.utf8.count && bytes[offset...].starts(with: text.utf8)
+        }
+        return bytes.starts(with: pngSignature) || bytes.starts(with: jpegSignature)
+            || starts(with: "GIF87a") || starts(with: "GIF89a") || starts(with: "BM")
+            || (starts(with: "RIFF") && starts(with: "WEBP", at: 8))
+    }
+
     /// The size a PNG's header declares, unchecked: a hint for choosing how to decode, never a
     /// substitute for decoding. Nil when `bytes` do not start with a PNG signature and IHDR.
     package static func declaredPNGSize(_ bytes: [UInt8]) -> ImageSize? {

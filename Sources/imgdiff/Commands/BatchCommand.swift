@@ -283,6 +283,8 @@ struct PairJob: Sendable {
             let folder = try pairFolder(path)
             record.outputs.reference = try copy(reference, into: folder, as: "reference")
             record.outputs.new = try copy(actual, into: folder, as: "new")
+            record.outputs.referencePreview = try preview(of: reference, into: folder, as: "reference")
+            record.outputs.newPreview = try preview(of: actual, into: folder, as: "new")
             for (output, name) in [(ReviewOutput.blend, "blend.png"), (.mask, "mask.png")] {
                 guard let bytes = outcome.outputs[output] else { continue }
                 let relative = folder + "/" + name
@@ -321,13 +323,18 @@ struct PairJob: Sendable {
             // approved) as one: a file that is no image, or a broken one, is an error, never a
             // reference to be, nor copied into the report (a link to /proc/self/environ named
             // like a reference would publish the runner's environment).
-            let declared = ContainerFormat.declaredDecodedSize(image.bytes)
-            let estimate = declared.map { $0.size.width * $0.size.height * $0.bytesPerPixel } ?? 0
-            _ = try memory.withReservation(estimate) { () throws(ImageFileError) in
-                try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits)
+            let name = status == .new ? "new" : "reference"
+            let folder = try pairFolder(path)
+            let preview: String? = try memory.withReservation(decodedMemory(image)) { () throws(ImageFileError) in
+                let decoded = try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits)
+                return try self.preview(of: image, decoded: decoded, into: folder, as: name)
             }
-            let copied = try copy(image, into: try pairFolder(path), as: status == .new ? "new" : "reference")
-            if status == .new { record.outputs.new = copied } else { record.outputs.reference = copied }
+            let copied = try copy(image, into: folder, as: name)
+            if status == .new {
+                (record.outputs.new, record.outputs.newPreview) = (copied, preview)
+            } else {
+                (record.outputs.reference, record.outputs.referencePreview) = (copied, preview)
+            }
         } catch let error as ImageFileError {
             return PairRecord(path: path, status: .error, referenceFile: record.referenceFile, newFile: record.newFile, error: error.description)
         } catch let error as CommandLineError {
@@ -355,6 +362,38 @@ struct PairJob: Sendable {
         let relative = folder + "/" + name + (ext.isEmpty ? "" : "." + ext)
         try ImageFile.create(image.bytes, at: PathText.join(stagingDirectory, relative))
         return relative
+    }
+
+    /// Writes `folder/NAME-preview.png`, the image as a PNG for the report page, when `image` is
+    /// in a format browsers do not show; returns its relative path, or nil for a format they
+    /// show. `decoded` is the image when the caller holds it; otherwise it is decoded again.
+    func preview(of image: EncodedImage, decoded: RGBAImage? = nil, into folder: String, as name: String) throws(ImageFileError) -> String? {
+        guard !ContainerFormat.isShownByBrowsers(image.bytes) else { return nil }
+        let relative = folder + "/" + name + "-preview.png"
+        let encoded: [UInt8]
+        if let decoded {
+            encoded = try Self.encodePreview(decoded, as: relative)
+        } else {
+            encoded = try memory.withReservation(decodedMemory(image)) { () throws(ImageFileError) in
+                try Self.encodePreview(try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits), as: relative)
+            }
+        }
+        try ImageFile.create(encoded, at: PathText.join(stagingDirectory, relative))
+        return relative
+    }
+
+    /// The bytes `image` takes decoded, as its header declares them; 0 where the format's
+    /// header is not read ahead of decoding.
+    func decodedMemory(_ image: EncodedImage) -> Int {
+        ContainerFormat.declaredDecodedSize(image.bytes).map { $0.size.width * $0.size.height * $0.bytesPerPixel } ?? 0
+    }
+
+    private static func encodePreview(_ image: RGBAImage, as relative: String) throws(ImageFileError) -> [UInt8] {
+        do {
+            return try PNGEncoder.encode(image)
+        } catch {
+            throw ImageFileError(path: relative, error: error)
+        }
     }
 }
 

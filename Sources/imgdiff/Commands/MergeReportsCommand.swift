@@ -247,6 +247,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
         record.outputs.new = try move(record.outputs.new, input: record.newFile)
         record.outputs.blend = try move(record.outputs.blend, linksToInputs: false)
         record.outputs.mask = try move(record.outputs.mask, linksToInputs: false)
+        record.outputs.referencePreview = try move(record.outputs.referencePreview, linksToInputs: false)
+        record.outputs.newPreview = try move(record.outputs.newPreview, linksToInputs: false)
         return record
     }
 

@@ -82,6 +82,13 @@ struct PairOutputs: Codable, Sendable {
     var new: String?
     var blend: String?
     var mask: String?
+    /// PNGs of the reference and the new image for the page, written beside their exact copies
+    /// when their format is one browsers do not show (TIFF, PPM/PGM/PNM, …).
+    var referencePreview: String?
+    var newPreview: String?
+
+    /// Every file named, in the order the report lists them.
+    var files: [String] { [reference, new, blend, mask, referencePreview, newPreview].compactMap { $0 } }
 }
 
 /// One pair's entry in `report.json`.

@@ -218,8 +218,15 @@ enum HTMLReport {
             return { width: Math.max(s.reference.width, s.actual.width), height: Math.max(s.reference.height, s.actual.height) };
           }
 
+          // The images as the page shows them: a PNG preview in place of a copy in a format
+          // browsers do not show (TIFF, PPM), where the batch wrote one.
+          function shown(outputs) {
+            return { reference: outputs.referencePreview || outputs.reference, "new": outputs.newPreview || outputs["new"],
+                     blend: outputs.blend, mask: outputs.mask };
+          }
+
           function buildView(pair, view) {
-            var o = pair.outputs, s = sizes(pair), canvas = canvasOf(s), area = canvas || s.reference;
+            var o = shown(pair.outputs), s = sizes(pair), canvas = canvasOf(s), area = canvas || s.reference;
             if (pair.status === "new") return [figure("New (no reference)", [image(o.new, "new " + pair.path)])];
             if (pair.status === "deleted") return [figure("Reference (no new image)", [image(o.reference, "reference " + pair.path)])];
             if (view === "blend") {

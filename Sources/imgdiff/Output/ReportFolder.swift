@@ -104,11 +104,7 @@ struct ReportFolder {
     /// pairs names among its outputs: something put there by hand, which the swap would remove.
     private static func unlistedFile(inPairsOf place: String, listedBy report: BatchReport) -> String? {
         var listed: Set<String> = []
-        for pair in report.pairs {
-            for output in [pair.outputs.reference, pair.outputs.new, pair.outputs.blend, pair.outputs.mask] {
-                if let output { listed.insert(output) }
-            }
-        }
+        for pair in report.pairs { listed.formUnion(pair.outputs.files) }
         /// The first unlisted file in the folder `relative` (a path inside `place`), depth first.
         func firstUnlisted(in relative: String) -> String? {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: PathText.join(place, relative)) else { return nil }
