@@ -81,9 +81,12 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
     /// metric's comparison of the two, with its mask) does not count are taken as equal to
     /// the reference's, and the rule judges the rest. This is how the snapshot adapter, and
     /// the CLI with a metric or a settings file, apply a precision to a metric's tolerance.
+    /// A `difference` without a mask, or whose mask does not cover the images, forgives
+    /// nothing: the verdict is then the strict one.
     public func verdict(reference: RGBAImage, actual: RGBAImage, after difference: DiffResult) -> SnapshotVerdict {
         let strict = verdict(reference: reference, actual: actual)
-        guard !strict.passed, !difference.sizeDiffers, let mask = difference.mask else { return strict }
+        guard !strict.passed, !difference.sizeDiffers, let mask = difference.mask,
+              mask.width == actual.width, mask.height == actual.height else { return strict }
         return verdict(reference: reference, actual: Self.forgivingUnmarkedPixels(of: actual, reference: reference, mask: mask))
     }
 
@@ -151,7 +154,8 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
 public struct SnapshotVerdict: Sendable, Equatable, Codable {
     /// Whether swift-snapshot-testing passes the snapshot; ``message`` is nil when it does.
     public var passed: Bool
-    /// swift-snapshot-testing's failure message, word for word.
+    /// swift-snapshot-testing's failure message, word for word; for a precision that is not a
+    /// number, where swift-snapshot-testing traps, imgdiff's own message saying so.
     public var message: String?
 
     /// A passing verdict, without a message.

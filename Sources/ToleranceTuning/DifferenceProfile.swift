@@ -42,7 +42,8 @@ public struct DifferenceProfile: Sendable, Equatable, Codable {
     /// pairs whatever the precision).
     public var premultipliedEqual: Bool
     /// For each value of ``SnapshotTestingGrid/perceptualPrecisions``, the pixels that fail
-    /// swift-snapshot-testing's per-pixel test: `Float(ΔE94) > (1 − perceptualPrecision) · 100`.
+    /// swift-snapshot-testing's per-pixel test: ΔE94 read back as a half float, then
+    /// `> (1 − perceptualPrecision) · 100` in `Float` (``SnapshotPrecision/pixelFails(deltaE:)``).
     public var perceptualFailures: [Int]
 
     /// A summary of one ΔE formula over every overlap pixel (identical pixels count as 0).

@@ -215,7 +215,7 @@ public struct CrossValidation: Sendable, Equatable, Codable {
     public var correct: Int
     /// `correct / pairs` (0 without pairs).
     public var accuracy: Double
-    /// The 95 % Wilson score interval of the accuracy.
+    /// The lower end of the accuracy's 95 % Wilson score interval.
     public var lowerBound: Double
     /// The upper end of that interval.
     public var upperBound: Double

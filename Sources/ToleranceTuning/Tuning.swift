@@ -40,7 +40,7 @@ public enum TuningMode: String, Sendable, Equatable, Codable, CaseIterable {
 
 /// How well one setting tells noise from real changes.
 public struct Separation: Sendable, Equatable, Codable {
-    /// Under the recommended setting every noise pair passes and every must-fail pair fails.
+    /// Under this setting every noise pair passes and every must-fail pair fails.
     public var separates: Bool
     /// `(changeLimit − noiseLimit) / max(changeLimit, noiseLimit)`, from −1 to 1: the share of
     /// the weakest change's score that the worst noise leaves unused (negative: they overlap).
@@ -248,13 +248,16 @@ public enum Tuning {
     /// `perceptualPrecision` must be one of ``SnapshotTestingGrid/perceptualPrecisions``.
     public static func snapshotTestingPasses(_ profile: DifferenceProfile, setting: SnapshotPrecision) -> Bool? {
         guard let index = SnapshotTestingGrid.perceptualPrecisions.firstIndex(of: setting.perceptualPrecision) else { return nil }
-        return snapshotTestingPasses(profile, precision: setting.precision, perceptualIndex: index)
+        return snapshotTestingPasses(profile, precision: setting.precision, perceptualIndex: index, arithmetic: setting.arithmetic)
     }
 
-    static func snapshotTestingPasses(_ profile: DifferenceProfile, precision: Float, perceptualIndex index: Int) -> Bool {
+    static func snapshotTestingPasses(
+        _ profile: DifferenceProfile, precision: Float, perceptualIndex index: Int, arithmetic: SnapshotPrecision.PerceptualArithmetic = .cpu
+    ) -> Bool {
         if profile.sizeDiffers || profile.totalPixels == 0 { return false }
         if profile.premultipliedEqual { return true }
-        let failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
+        var failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
+        if arithmetic == .metal { failingPixelPercent = SnapshotPrecision.halfFloat(failingPixelPercent) }
         let actualPixelPrecision = 1 - failingPixelPercent
         return !(actualPixelPrecision < precision)
     }

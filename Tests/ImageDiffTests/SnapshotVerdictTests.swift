@@ -13,6 +13,23 @@ final class SnapshotVerdictTests: XCTestCase {
         XCTAssertEqual(fourBytes.message, "Actual image precision 0.99 is less than required 0.99")
     }
 
+    /// A metric's result forgives the pixels its mask leaves unmarked; one whose mask does not
+    /// cover the images (another pair's) forgives none, where it read past the mask's end.
+    func testAMetricsMaskForgivesOnlyWhenItCoversTheImages() {
+        let reference = RGBAImage(width: 8, height: 6, filledWith: RGBA(10, 20, 30))
+        var actual = reference
+        actual[7, 5] = RGBA(11, 20, 30)
+        let options = ComparisonOptions(metric: .channel(tolerance: 2), collectsMask: true)
+        let rule = SnapshotPrecision()
+        XCTAssertEqual(rule.verdict(reference: reference, actual: actual, after: compare(reference, actual, options: options)), .passed)
+        let small = RGBAImage(width: 4, height: 3, filledWith: RGBA(10, 20, 30))
+        let otherPair = compare(small, small, options: options)
+        XCTAssertEqual(otherPair.mask?.width, 4)
+        XCTAssertEqual(rule.verdict(reference: reference, actual: actual, after: otherPair),
+                       rule.verdict(reference: reference, actual: actual))
+        XCTAssertFalse(rule.verdict(reference: reference, actual: actual, after: otherPair).passed)
+    }
+
     func testExactMatchRequiredByDefault() {
         let reference = RGBAImage(width: 4, height: 4, filledWith: RGBA(10, 20, 30))
         let verdict = SnapshotPrecision().verdict(reference: reference, actual: changingBytes(reference, 1))

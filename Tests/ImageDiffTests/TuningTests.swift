@@ -176,6 +176,27 @@ final class TuningTests: XCTestCase {
         XCTAssertEqual(setting.separation?.overlappingChanges, ["faint", "spot"], "5 px of 10,000 is within the 0.1 % precision lets through")
     }
 
+    /// The tuner's verdict of a measured pair is the rule's, on the CPU path and on the Metal
+    /// path, which reads the share of failing pixels back as a half float.
+    func testSnapshotTestingPassesAsTheRuleJudgesOnEitherArithmetic() {
+        let base = RGBAImage(width: 10, height: 10, filledWith: RGBA(120, 120, 120))
+        var actual = base
+        for x in 0..<3 { actual[x, 0] = RGBA(160, 120, 120) }
+        let profile = sample("three", base, actual).sample.profile
+        let halfShare = 1 - Float(Float16(Float(3) / 100))
+        XCTAssertNotEqual(halfShare, 1 - Float(3) / 100)
+        var verdicts: [Bool] = []
+        for arithmetic in [SnapshotPrecision.PerceptualArithmetic.cpu, .metal] {
+            for precision in [0.96, 1 - Float(3) / 100, halfShare, 0.99] as [Float] {
+                let setting = SnapshotPrecision(precision: precision, perceptualPrecision: 0.98, arithmetic: arithmetic)
+                let rule = setting.verdict(reference: base, actual: actual).passed
+                XCTAssertEqual(Tuning.snapshotTestingPasses(profile, setting: setting), rule, "\(arithmetic) \(precision)")
+                verdicts.append(rule)
+            }
+        }
+        XCTAssertEqual(verdicts, [true, true, false, false, true, true, true, false], "the two paths part at the half float's share")
+    }
+
     func testNoisePairOfAnotherSizeCannotPass() {
         let base = Scene.screen()
         let taller = RGBAImage(width: base.width, height: base.height + 1, filledWith: RGBA(0, 0, 0))
