@@ -203,7 +203,10 @@ public struct TrainedSetting: Sendable, Equatable {
     }
 
     public static func == (a: TrainedSetting, b: TrainedSetting) -> Bool {
-        a.candidateIndex == b.candidateIndex && a.maxDiffPixels == b.maxDiffPixels && a.misjudged == b.misjudged
+        a.candidate == b.candidate && a.candidateIndex == b.candidateIndex && a.maxDiffPixels == b.maxDiffPixels
+            && a.misjudged == b.misjudged && a.noiseNearness == b.noiseNearness
+            && a.worstNoise?.name == b.worstNoise?.name && a.worstNoise?.pixels == b.worstNoise?.pixels
+            && a.weakestChange?.name == b.weakestChange?.name && a.weakestChange?.pixels == b.weakestChange?.pixels
     }
 }
 

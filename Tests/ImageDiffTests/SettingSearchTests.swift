@@ -25,6 +25,12 @@ final class SettingSearchTests: XCTestCase {
         XCTAssertEqual(trained.misjudged, [])
         XCTAssertEqual(trained.worstNoise?.name, "n1")
         XCTAssertEqual(trained.weakestChange?.name, "c2")
+
+        XCTAssertEqual(trained, try XCTUnwrap(SettingSearch.train(pairs, candidates: candidates, safetyMargin: 0.25)))
+        var renamed = pairs
+        renamed[0].name = "n1-renamed"
+        XCTAssertNotEqual(trained, try XCTUnwrap(SettingSearch.train(renamed, candidates: candidates, safetyMargin: 0.25)),
+                          "settings that name another worst noise pair are not equal")
     }
 
     /// Both candidates judge every pair right and pass no noise pixel, but the first leaves a
