@@ -143,6 +143,24 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(wider.boundingBox, PixelRect(minX: 3, minY: 0, maxX: 4, maxY: 1))
     }
 
+    /// ImageMagick's figures of an image without pixels beside one with pixels are the worst,
+    /// as every pixel of the larger area differs; they had scored the pair as identical.
+    func testImageMagickFiguresOfAnEmptyImageBesideAFullOneAreTheWorst() {
+        let empty = RGBAImage(width: 0, height: 0, pixels: [])
+        let full = RGBAImage(width: 3, height: 2, filledWith: white)
+        for (reference, actual) in [(empty, full), (full, empty)] {
+            XCTAssertEqual(ImageMagickDistortion(.rmse, reference: reference, actual: actual).normalized, 1)
+            XCTAssertEqual(ImageMagickDistortion(.mae, reference: reference, actual: actual).normalized, 1)
+            XCTAssertEqual(ImageMagickDistortion(.pae, reference: reference, actual: actual).normalized, 1)
+            XCTAssertEqual(ImageMagickDistortion(.psnr, reference: reference, actual: actual).value, 0)
+            XCTAssertEqual(ImageMagickDistortion(.ncc, reference: reference, actual: actual).value, 0)
+            let result = compare(reference, actual, options: ComparisonOptions(metric: .imageMagick(.rmse, threshold: 1)))
+            XCTAssertFalse(result.match)
+            XCTAssertEqual(result.imageMagick?.normalized, 1)
+        }
+        XCTAssertEqual(ImageMagickDistortion(.rmse, reference: empty, actual: empty).normalized, 0)
+    }
+
     /// Whatever the metric, a pair of two sizes reports the largest ΔE94 of its overlap.
     func testDifferentSizesMeasureTheOverlapsLargestDeltaE() {
         let reference = RGBAImage(width: 4, height: 3, filledWith: white)

@@ -112,10 +112,15 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
     }
 
     /// The sums over every pixel of the larger area: Σ|e|, Σe² (e scaled to 0…1), the largest
-    /// |e|, and the area.
+    /// |e|, and the area. An image without pixels has none to extend over the other's area, so
+    /// beside one with pixels every sample differs wholly (e = 1): the worst figure, never a
+    /// perfect one.
     static func sums(_ reference: RGBAImage, _ actual: RGBAImage) -> (absolute: Double, squared: Double, peak: Double, area: Int) {
         let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
-        guard reference.pixelCount > 0, actual.pixelCount > 0 else { return (0, 0, 0, width * height) }
+        guard reference.pixelCount > 0, actual.pixelCount > 0 else {
+            let area = width * height, samples = Double(area) * 3
+            return reference.pixelCount == actual.pixelCount ? (0, 0, 0, area) : (samples, samples, 1, area)
+        }
         let totals = RowBands.map(height: height, bands: 16) { _, rows in
             var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
             forEachWeightedSample(reference, actual, rows: rows, width: width) { _, p, q in
