@@ -2,10 +2,14 @@ import RealModule
 
 /// A colour in CIE L\*a\*b\* (D65), in the convention of Docs/comparison-semantics.md §2.
 public struct LabColor: Sendable, Equatable {
+    /// Lightness L\*: 0 for black to 100 for white.
     public var l: Double
+    /// a\*: green (negative) to red (positive); 0 for greys, about −86 to 98 over sRGB colours.
     public var a: Double
+    /// b\*: blue (negative) to yellow (positive); 0 for greys, about −108 to 94 over sRGB colours.
     public var b: Double
 
+    /// A colour from its coordinates, taken as given: nothing is checked or clamped.
     public init(l: Double, a: Double, b: Double) {
         self.l = l
         self.a = a
@@ -226,6 +230,7 @@ public enum DeltaEFormula: String, Sendable, CaseIterable, Codable {
 
 /// The ΔE formulas as pure functions.
 public enum DeltaE {
+    /// CIE76: the Euclidean distance between two colours in L\*a\*b\*, the same either way round.
     public static func cie76(_ p: LabColor, _ q: LabColor) -> Double {
         let dl = p.l - q.l, da = p.a - q.a, db = p.b - q.b
         return (dl * dl + da * da + db * db).squareRoot()

@@ -163,8 +163,12 @@ public enum ImageMagickBlend {
     /// without holding the whole overlay. Opaque pixel pairs take the closed integer form, the
     /// others ImageMagick's general arithmetic.
     public struct Renderer: RowRenderer {
+        /// The image tinted red and dissolved over the failure; the part outside it is dropped.
         public let reference: RGBAImage
+        /// The canvas: the overlay keeps its size and alpha-ness, and its pixels outside the
+        /// reference unchanged.
         public let failure: RGBAImage
+        /// Which ImageMagick build's rounding the overlay's samples follow.
         public let rounding: ImageMagickRounding
 
         /// - Precondition: both images are 8-bit (16-bit ones go through ``render(reference:failure:rounding:)``).
@@ -175,8 +179,11 @@ public enum ImageMagickBlend {
             self.rounding = rounding
         }
 
+        /// The failure's width, which the overlay keeps.
         public var width: Int { failure.width }
+        /// The failure's height, which the overlay keeps.
         public var height: Int { failure.height }
+        /// The failure's alpha-ness, which the overlay keeps.
         public var hasAlpha: Bool { failure.hasAlpha }
 
         public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
@@ -486,6 +493,8 @@ public enum ImageMagickCompare {
     /// `compare`'s difference image of an 8-bit reference, row by row.
     public struct DifferenceRenderer: RowRenderer {
         let test: DifferenceTest
+        /// Which ImageMagick build's rounding the samples follow; it does not change which pixels
+        /// are highlighted.
         public let rounding: ImageMagickRounding
 
         /// - Precondition: the reference is 8-bit and neither image is empty.
@@ -495,8 +504,11 @@ public enum ImageMagickCompare {
             self.rounding = rounding
         }
 
+        /// The reference's width, which the difference image keeps.
         public var width: Int { test.reference.width }
+        /// The reference's height, which the difference image keeps.
         public var height: Int { test.reference.height }
+        /// Always false: the difference image is opaque.
         public var hasAlpha: Bool { false }
 
         public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {

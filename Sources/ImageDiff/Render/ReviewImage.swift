@@ -6,6 +6,7 @@
 /// region of counted pixels, so that a one-level change the blend hides still shows. The line below reads
 /// `COUNTED/CHANGED px  RATIO%  dE MAX`.
 public enum ReviewImage {
+    /// Pixels of grey between the three panels, and of white margin around the caption below them.
     public static let gap = 8
     static let scale = 2
     static let gapColour = RGBA(128, 128, 128)

@@ -3,11 +3,17 @@ import Dispatch
 /// An 8-bit RGBA image produced a band of rows at a time, so that an encoder can write it
 /// without the whole image in memory, and bands can be made on separate cores.
 public protocol RowRenderer: Sendable {
+    /// Width in pixels.
     var width: Int { get }
+    /// Height in pixels: the rows are `0..<height`.
     var height: Int { get }
     /// Whether the image carries alpha (an encoder may drop A otherwise).
     var hasAlpha: Bool { get }
     /// Writes `rows` as 8-bit RGBA, `width * 4` bytes a row, into `output`.
+    ///
+    /// Row `rows.lowerBound` goes at `output` itself.
+    /// - Precondition: `rows` lies within `0..<height`, and `output` has room for
+    ///   `rows.count * width * 4` bytes.
     func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>)
 }
 
