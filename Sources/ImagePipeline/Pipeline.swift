@@ -65,10 +65,16 @@ public enum Pipeline {
     /// Compares two decoded images and renders the requested outputs: the whole-image route,
     /// for callers that hold buffers rather than files.
     ///
-    /// - Throws: ``ImageCodecError`` when an output cannot be encoded.
+    /// - Throws: ``ImageCodecError/pairExceedsMemory(needed:limit:)`` when comparing the two
+    ///   (over their larger width and height, with the outputs) would take more than
+    ///   `request.limits.maxMemory`, as two small images of other shapes can (1×65535 beside
+    ///   65535×1 spans 4.3 billion pixels); ``ImageCodecError`` when an output cannot be encoded.
     public static func compare(
         _ reference: RGBAImage, _ actual: RGBAImage, request: ComparisonRequest
     ) throws(ImageCodecError) -> PairOutcome {
+        if let needed = memoryBeyondLimit(reference, actual, limits: request.limits, outputs: request.outputs) {
+            throw .pairExceedsMemory(needed: needed, limit: request.limits.maxMemory)
+        }
         let result = ImageDiff.compare(reference, actual, options: request.engineOptions)
         let snapshot = request.snapshotPrecision.map { precision in
             request.snapshotPrecisionAfterMetric
@@ -152,11 +158,19 @@ public enum Pipeline {
     static func checkComparedArea(
         _ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, outputs: Set<ReviewOutput>, name: String
     ) throws(ImageFileError) {
+        guard let needed = memoryBeyondLimit(reference, actual, limits: limits, outputs: outputs) else { return }
+        throw ImageFileError(path: name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
+    }
+
+    /// The memory comparing two decoded images takes with `outputs`, when it exceeds
+    /// ``DecodingLimits/maxMemory``; nil within it.
+    static func memoryBeyondLimit(
+        _ reference: RGBAImage, _ actual: RGBAImage, limits: DecodingLimits, outputs: Set<ReviewOutput>
+    ) -> Int? {
         let needed = wholeImageMemory(
             decodedBytes: Double(reference.pixels.count + actual.pixels.count),
             sizes: [reference, actual].map { ImageSize(width: $0.width, height: $0.height) }, outputs: outputs)
-        guard needed > limits.maxMemory else { return }
-        throw ImageFileError(path: name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
+        return needed > limits.maxMemory ? needed : nil
     }
 
     /// Refuses, before decoding, a pair whose images each fit the limits but together exceed

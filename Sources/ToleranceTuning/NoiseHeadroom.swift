@@ -65,7 +65,9 @@ public struct NoiseHeadroom: Sendable, Equatable, Encodable {
     /// `candidate` if it is nearer to failing than `current` (a larger share of its failing
     /// size), else `current`; on a tie the one seen first.
     private static func nearer(_ candidate: Closest, _ current: Closest?) -> Closest {
-        guard let current, candidate.pixels * current.failsFromPixels <= current.pixels * candidate.failsFromPixels else {
+        guard let current,
+              Double(candidate.pixels) * Double(current.failsFromPixels) <= Double(current.pixels) * Double(candidate.failsFromPixels)
+        else {
             return candidate
         }
         return current

@@ -118,7 +118,7 @@ public struct PairEvaluation: Sendable, Equatable {
 
     /// How near the candidate at `index` came to failing this pair (``NoiseHeadroom/nearness``;
     /// 0 without a headroom).
-    func nearness(_ index: Int) -> Double { headroom[index]?.nearness ?? 0 }
+    func nearness(_ index: Int) -> Double { headroom.indices.contains(index) ? headroom[index]?.nearness ?? 0 : 0 }
 
     /// Compares the pair under every candidate of `candidates`. Structural candidates that
     /// differ only in cluster size or in scattered noise share one comparison: the clusters do
@@ -199,7 +199,7 @@ public struct TrainedSetting: Sendable, Equatable {
     public var separationFactor: Double {
         guard let weakest = weakestChange?.pixels else { return .infinity }
         guard weakest != Int.max else { return .infinity }
-        return Double(weakest + 1) / Double((worstNoise?.pixels ?? 0) + 1)
+        return (Double(weakest) + 1) / (Double(worstNoise?.pixels ?? 0) + 1)
     }
 
     public static func == (a: TrainedSetting, b: TrainedSetting) -> Bool {
@@ -255,12 +255,14 @@ public enum SettingSearch {
     ///
     /// The allowance is the worst noise pair's count plus `safetyMargin` of it, but no more than
     /// half-way to the weakest change; with no clean separation, the allowance that misjudges
-    /// the fewest pairs.
+    /// the fewest pairs. `safetyMargin` is taken within 0…``Tuning/largestSafetyMargin`` (NaN as
+    /// 0), and a candidate that some pair has no count for is passed over.
     public static func train(
         _ pairs: [PairEvaluation], candidates: [TuningCandidate] = TuningCandidate.grid, safetyMargin: Double = 0.25
     ) -> TrainedSetting? {
+        let safetyMargin = Tuning.usableSafetyMargin(safetyMargin)
         var best: TrainedSetting?
-        for index in candidates.indices {
+        for index in candidates.indices where pairs.allSatisfy({ $0.counts.indices.contains(index) }) {
             guard let setting = trained(index, candidates[index], pairs, safetyMargin: safetyMargin) else { continue }
             guard let current = best else {
                 best = setting
@@ -284,7 +286,7 @@ public enum SettingSearch {
         let noise = pairs.filter(\.mustPass).map { (name: $0.name, pixels: $0.counts[index]) }
         let changes = pairs.filter { $0.label == .change }.map { (name: $0.name, pixels: $0.counts[index]) }
         let canaries = pairs.filter { $0.label == .canary }.map { (name: $0.name, pixels: $0.counts[index]) }
-        let ceiling = (canaries.map(\.pixels).min() ?? Int.max) - 1
+        let ceiling = (canaries.map { max($0.pixels, 0) }.min() ?? Int.max) - 1
         guard ceiling >= 0 else { return nil }
         let worstNoise = noise.max { $0.pixels < $1.pixels }
         let weakestChange = (changes + canaries).min { $0.pixels < $1.pixels }
@@ -330,6 +332,10 @@ public enum SettingSearch {
         for (leftOut, pair) in pairs.enumerated() where pair.label != .canary {
             let training = pairs.enumerated().filter { $0.offset != leftOut && canarySource[$0.offset] != leftOut }.map(\.element)
             guard let setting = train(training, candidates: candidates, safetyMargin: safetyMargin) else {
+                misjudged.append(pair.name)
+                continue
+            }
+            guard pair.counts.indices.contains(setting.candidateIndex) else {
                 misjudged.append(pair.name)
                 continue
             }

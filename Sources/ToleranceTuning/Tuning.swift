@@ -131,10 +131,11 @@ public enum Tuning {
 
     /// Recommends a value for every ``TuningMode``: one that passes all of `noise` and, where it
     /// can, fails all of `mustFail`; `safetyMargin` is a fraction (0.25: 25 % beyond the worst
-    /// noise).
+    /// noise), taken within 0…``largestSafetyMargin`` (NaN as 0).
     public static func recommend(
         noise: [TuningSample], mustFail: [TuningSample] = [], safetyMargin: Double = 0.25
     ) -> TuningReport {
+        let safetyMargin = usableSafetyMargin(safetyMargin)
         var settings: [TunedSetting] = []
         for mode in TuningMode.allCases {
             if mode == .snapshotTesting {
@@ -199,7 +200,7 @@ public enum Tuning {
         let perceptualPrecision = SnapshotTestingGrid.perceptualPrecisions[index]
         func share(_ profile: DifferenceProfile) -> Double {
             if profile.premultipliedEqual { return 0 }
-            if profile.sizeDiffers || profile.totalPixels == 0 { return .infinity }
+            if profile.sizeDiffers || profile.totalPixels == 0 || !profile.perceptualFailures.indices.contains(index) { return .infinity }
             return Double(profile.perceptualFailures[index]) / Double(profile.totalPixels)
         }
         func passes(_ profile: DifferenceProfile, _ precision: Float) -> Bool {
@@ -247,14 +248,15 @@ public enum Tuning {
     /// Whether swift-snapshot-testing passes the measured pair under `setting`, whose
     /// `perceptualPrecision` must be one of ``SnapshotTestingGrid/perceptualPrecisions``.
     public static func snapshotTestingPasses(_ profile: DifferenceProfile, setting: SnapshotPrecision) -> Bool? {
-        guard let index = SnapshotTestingGrid.perceptualPrecisions.firstIndex(of: setting.perceptualPrecision) else { return nil }
+        guard let index = SnapshotTestingGrid.perceptualPrecisions.firstIndex(of: setting.perceptualPrecision),
+              profile.perceptualFailures.indices.contains(index) else { return nil }
         return snapshotTestingPasses(profile, precision: setting.precision, perceptualIndex: index, arithmetic: setting.arithmetic)
     }
 
     static func snapshotTestingPasses(
         _ profile: DifferenceProfile, precision: Float, perceptualIndex index: Int, arithmetic: SnapshotPrecision.PerceptualArithmetic = .cpu
     ) -> Bool {
-        if profile.sizeDiffers || profile.totalPixels == 0 { return false }
+        if profile.sizeDiffers || profile.totalPixels == 0 || !profile.perceptualFailures.indices.contains(index) { return false }
         if profile.premultipliedEqual { return true }
         var failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
         if arithmetic == .metal { failingPixelPercent = SnapshotPrecision.halfFloat(failingPixelPercent) }
@@ -263,6 +265,14 @@ public enum Tuning {
     }
 
     // MARK: Shared
+
+    /// The widest safety margin, 1000 %: a wider one recommends thresholds past every scale's end.
+    public static let largestSafetyMargin = 10.0
+
+    /// `margin` within 0…``largestSafetyMargin``, NaN as 0: the margin a search takes.
+    public static func usableSafetyMargin(_ margin: Double) -> Double {
+        margin.isNaN ? 0 : min(max(margin, 0), largestSafetyMargin)
+    }
 
     /// The first candidate that passes all noise and fails all changes, else the first that
     /// passes all noise, with whether it separates.

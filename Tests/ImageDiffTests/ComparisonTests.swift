@@ -266,4 +266,14 @@ final class ComparisonTests: XCTestCase {
         }
         XCTAssertTrue(object["boundingBox"] is NSNull)
     }
+
+    /// An allowance below 0 or a share outside 0…1 is a judging problem, as the CLI and the
+    /// settings file refuse them.
+    func testAllowancesOutsideTheirRangesAreJudgingProblems() {
+        XCTAssertNil(ComparisonOptions(allowance: DifferenceAllowance(maxPixels: 0, maxRatio: 1)).judgingProblem)
+        for allowance in [DifferenceAllowance(maxPixels: -1), DifferenceAllowance(maxRatio: -0.1), DifferenceAllowance(maxRatio: 1.5),
+                          DifferenceAllowance(maxRatio: .nan)] {
+            XCTAssertNotNil(ComparisonOptions(allowance: allowance).judgingProblem, "\(allowance)")
+        }
+    }
 }

@@ -76,4 +76,11 @@ final class NoiseHeadroomTests: XCTestCase {
         XCTAssertNil(headroom.weak)
         XCTAssertEqual(headroom.explanation, "Noise headroom: no noise pair leaves a cluster of ΔE 10+; none leaves a fainter one.")
     }
+
+    /// Cluster sizes near `Int.max` are compared without overflowing.
+    func testHugeClusterSizesCompareWithoutOverflow() {
+        let rule = StructuralRule(minimumClusterPixels: .max)
+        let headroom = NoiseHeadroom(rule: rule, noise: [("a.png", [cluster(5, deltaE: 4)]), ("b.png", [cluster(7, deltaE: 4)])])
+        XCTAssertEqual(headroom.weak?.pixels, 7)
+    }
 }

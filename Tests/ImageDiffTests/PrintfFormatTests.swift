@@ -49,6 +49,24 @@ final class PrintfFormatTests: XCTestCase {
         }
     }
 
+    /// At the caps, the expansions are printf's whole; past them (up to `Int.max`) they are the
+    /// same digits, where the digit buffers overflowed or took terabytes.
+    func testDigitCountsUpToTheirCapsArePrintfsAndLargerOnesAreCapped() {
+        func c(_ format: String, _ value: Double, length: Int) -> String {
+            var buffer = [CChar](repeating: 0, count: length)
+            _ = withVaList([value]) { arguments in vsnprintf(&buffer, buffer.count, format, arguments) }
+            return String(cString: buffer)
+        }
+        let smallest = 5e-324, longest = 2.2250738585072009e-308
+        XCTAssertEqual(PrintfFormat.fixed(smallest, decimals: PrintfFormat.maxDecimals), c("%.1074f", smallest, length: 1200))
+        XCTAssertEqual(PrintfFormat.general(longest, significantDigits: PrintfFormat.maxSignificantDigits), c("%.767g", longest, length: 1200))
+        XCTAssertEqual(PrintfFormat.general(longest, significantDigits: 800), c("%.800g", longest, length: 1200), "%g drops the zeros past the cap")
+        for value in [smallest, longest, 1.5e300, -2.5] {
+            XCTAssertEqual(PrintfFormat.fixed(value, decimals: .max), PrintfFormat.fixed(value, decimals: PrintfFormat.maxDecimals))
+            XCTAssertEqual(PrintfFormat.general(value, significantDigits: .max), PrintfFormat.general(value, significantDigits: 800))
+        }
+    }
+
     func testInfinityAndNaN() {
         for value in [Double.infinity, -.infinity, .nan] {
             XCTAssertEqual(PrintfFormat.general(value, significantDigits: 6), c("%.6g", value))

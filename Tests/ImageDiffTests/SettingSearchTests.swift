@@ -199,4 +199,21 @@ final class SettingSearchTests: XCTestCase {
             XCTAssertFalse(compare(reference, canary, options: ComparisonOptions(metric: .structural(StructuralRule()))).match, "offset \(offset)")
         }
     }
+
+    /// Inputs the search makes or takes without checks: a noise pair of another size (counted
+    /// as `Int.max`), a margin that is not a number, counts missing for a candidate, a canary
+    /// count below 0. Each trapped.
+    func testDegenerateInputsTrainWithoutTrapping() throws {
+        let resized = [pair("resized", .noise, [Int.max, Int.max]), pair("c", .change, [90, 30])]
+        XCTAssertNotNil(SettingSearch.train(resized, candidates: candidates))
+        let pairs = [pair("n", .noise, [5, 4]), pair("c", .change, [90, 30])]
+        for margin in [Double.nan, -.infinity, .infinity, 1e308] {
+            XCTAssertEqual(SettingSearch.train(pairs, candidates: candidates, safetyMargin: margin),
+                           SettingSearch.train(pairs, candidates: candidates, safetyMargin: Tuning.usableSafetyMargin(margin)), "\(margin)")
+        }
+        let short = [pair("n", .noise, [5]), pair("c", .change, [90, 30])]
+        XCTAssertEqual(try XCTUnwrap(SettingSearch.train(short, candidates: candidates)).candidateIndex, 0, "the candidate without counts is passed over")
+        _ = SettingSearch.crossValidate(short, canarySource: [:], candidates: candidates)
+        XCTAssertNil(SettingSearch.train(pairs + [pair("canary", .canary, [Int.min, Int.min])], candidates: candidates))
+    }
 }

@@ -1379,4 +1379,44 @@ final class StructuralComparisonTests: XCTestCase {
         }
         XCTAssertFalse(InkReplacement.replaces(in: box, short, shortRecoloured, asGiven: true, rule: rule, labCache: &labCache))
     }
+
+    /// A rule no front end would make is a problem its checks report, and the comparison still
+    /// runs on it, where a huge radius or cluster size overflowed.
+    func testARuleOutsideItsRangesIsAProblemAndComparesWithoutTrapping() {
+        XCTAssertNil(StructuralRule().problem)
+        let odd = [
+            StructuralRule(shiftRadius: .max), StructuralRule(shiftRadius: -1), StructuralRule(minimumClusterPixels: 0),
+            StructuralRule(minimumStrongClusterPixels: .min), StructuralRule(strongDeltaE: .nan),
+        ]
+        let reference = RGBAImage(width: 40, height: 30, filledWith: RGBA(240, 240, 240))
+        var actual = reference
+        for x in 5..<35 { actual[x, 12] = RGBA(20, 20, 20) }
+        for rule in odd {
+            XCTAssertNotNil(rule.problem, "\(rule)")
+            XCTAssertEqual(ComparisonOptions(metric: .structural(rule)).judgingProblem, rule.problem)
+            _ = compare(reference, actual, options: ComparisonOptions(metric: .structural(rule)))
+            _ = rule.fails(pixels: 30, maxDeltaE: 90, isThinLine: true)
+        }
+        let neverStrong = StructuralRule(minimumStrongClusterPixels: .max)
+        XCTAssertNil(neverStrong.problem, "no strong cluster fails by its size: a rule, if an odd one")
+        XCTAssertFalse(neverStrong.fails(pixels: 30, maxDeltaE: 90, isThinLine: true))
+        XCTAssertEqual(
+            compare(reference, actual, options: ComparisonOptions(metric: .structural(StructuralRule(shiftRadius: .max)))).differentPixels,
+            compare(reference, actual, options: ComparisonOptions(metric: .structural(StructuralRule(shiftRadius: 4)))).differentPixels,
+            "a radius past the largest searches the largest")
+    }
+
+    /// Most of a small image changed fails whatever the cluster sizes: a swatch of 2×2 turned
+    /// from white to black had passed, as four pixels are fewer than a failing cluster.
+    func testMostOfATinyImageChangedFails() {
+        for side in 1...3 {
+            let white = RGBAImage(width: side, height: side, filledWith: RGBA(255, 255, 255))
+            for (colour, fails) in [(RGBA(0, 0, 0), true), (RGBA(200, 40, 40), true), (RGBA(250, 250, 250), false)] {
+                var actual = white
+                for y in 0..<side { for x in 0..<side { actual[x, y] = colour } }
+                let result = compare(white, actual, options: ComparisonOptions(metric: .structural(StructuralRule())))
+                XCTAssertEqual(result.match, !fails, "\(side)×\(side) to \(colour)")
+            }
+        }
+    }
 }

@@ -236,6 +236,26 @@ final class TuningTests: XCTestCase {
         }
         return compare(pair.reference, pair.actual, options: options).match
     }
+
+    /// A margin outside 0…10 (or NaN) is the nearest one inside, where a negative margin made
+    /// negative thresholds and an infinite one trapped; a profile missing the grid's counts has
+    /// no snapshot-testing verdict.
+    func testMarginsAndProfilesOutsideTheirRanges() throws {
+        let base = Scene.screen()
+        var noisy = base
+        noisy[3, 3] = RGBA(noisy[3, 3].r &+ 3, noisy[3, 3].g, noisy[3, 3].b)
+        let noise = [sample("noise", base, noisy).sample]
+        for (margin, usable) in [(-2.0, 0.0), (.nan, 0), (-.infinity, 0), (.infinity, 10), (1e300, 10)] {
+            XCTAssertEqual(Tuning.usableSafetyMargin(margin), usable)
+            let report = Tuning.recommend(noise: noise, safetyMargin: margin)
+            XCTAssertEqual(report.safetyMargin, usable)
+            XCTAssertEqual(report.settings, Tuning.recommend(noise: noise, safetyMargin: usable).settings, "\(margin)")
+        }
+        var profile = noise[0].profile
+        profile.perceptualFailures = []
+        XCTAssertNil(Tuning.snapshotTestingPasses(profile, setting: SnapshotPrecision(precision: 0.99, perceptualPrecision: 0.98)))
+        _ = Tuning.recommend(noise: [TuningSample(name: "cut", profile: profile)])
+    }
 }
 
 extension Tuning {

@@ -311,4 +311,20 @@ final class StreamedRouteTests: XCTestCase {
         }
         return Array(png.prefix(33)) + chunk("IDAT", Array(data.prefix(Int(Double(data.count) * fraction)))) + chunk("IEND", [])
     }
+
+    /// Two buffers of other shapes span the product of their sides: the buffer route refuses the
+    /// pair beyond the memory limit, as the file routes do, where it allocated a mask of it.
+    func testBuffersWhoseComparedAreaExceedsTheMemoryLimitAreRefused() throws {
+        let tall = RGBAImage(width: 1, height: 4000, filledWith: RGBA(255, 255, 255))
+        let wide = RGBAImage(width: 4000, height: 1, filledWith: RGBA(255, 255, 255))
+        let limits = DecodingLimits(maxMemory: 8 << 20)
+        let request = ComparisonRequest(options: ComparisonOptions(collectsMask: true), outputs: [.mask], limits: limits)
+        XCTAssertThrowsError(try Pipeline.compare(tall, wide, request: request)) { error in
+            guard case ImageCodecError.pairExceedsMemory(_, let limit)? = error as? ImageCodecError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(limit, 8 << 20)
+        }
+        XCTAssertNoThrow(try Pipeline.compare(tall, tall, request: request))
+    }
 }

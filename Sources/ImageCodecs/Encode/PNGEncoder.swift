@@ -14,26 +14,19 @@ public enum PNGEncoder {
     /// sRGB or text chunks are written.
     ///
     /// - Parameter compressionLevel: igzip level, 0 (fastest) … 3 (smallest).
-    /// - Throws: ``ImageCodecError/cannotEncode(_:)`` for an empty image, inconsistent sample
-    ///   buffers, a level outside 0…3, or no memory.
+    /// - Throws: ``ImageCodecError/cannotEncode(_:)`` for an empty image, a level outside 0…3,
+    ///   or no memory. (An image's samples always match its size: ``RGBAImage`` holds to it.)
     public static func encode(
         _ image: RGBAImage, compressionLevel: Int = defaultCompressionLevel
     ) throws(ImageCodecError) -> [UInt8] {
         try checkEncodable(width: image.width, height: image.height, level: compressionLevel)
-        let sampleCount = image.width * image.height * 4
         if let samples16 = image.samples16 {
-            guard samples16.count == sampleCount else {
-                throw .cannotEncode("16-bit sample buffer does not match \(image.width)x\(image.height)")
-            }
             let layout = PNGWriter.Layout(
                 format: image.hasAlpha ? CIC_ROWS_RGBA16 : CIC_ROWS_RGB16, bitDepth: 16,
                 colourType: image.hasAlpha ? 6 : 2)
             return try samples16.withUnsafeBufferPointer { buffer throws(ImageCodecError) in
                 try PNGWriter.encode(UnsafeRawBufferPointer(buffer), width: image.width, height: image.height, layout: layout, level: compressionLevel)
             }
-        }
-        guard image.pixels.count == sampleCount else {
-            throw .cannotEncode("pixel buffer does not match \(image.width)x\(image.height)")
         }
         let layout = PNGWriter.Layout(rendered: image.hasAlpha)
         return try image.pixels.withUnsafeBufferPointer { buffer throws(ImageCodecError) in

@@ -85,12 +85,14 @@ public enum ComparisonMetric: Sendable, Equatable {
 
     /// Why the threshold cannot judge anything, when it cannot: NaN (which no difference
     /// exceeds, so every pair would match), below 0, or for `yiq` above 1, the end of
-    /// pixelmatch's scale.
+    /// pixelmatch's scale; for `structural`, also the rule's other values
+    /// (``StructuralRule/problem``).
     public var thresholdProblem: String? {
         let value = threshold
         if value.isNaN { return "the \(name) threshold must be a number >= 0, not NaN" }
         if value < 0 { return "the \(name) threshold must be >= 0, not \(value)" }
         if case .yiq = self, value > 1 { return "a yiq threshold is between 0 and 1 (pixelmatch's scale), not \(value)" }
+        if case .structural(let rule) = self { return rule.problem }
         return nil
     }
 
@@ -169,9 +171,15 @@ public struct ComparisonOptions: Sendable {
     /// nothing (``ComparisonMetric/thresholdProblem``); ignored pixels or anti-aliasing beside
     /// `ae` or an ImageMagick figure, which count every pixel as ImageMagick's `compare` does;
     /// an allowance of differing pixels beside an ImageMagick figure, which judges by the
-    /// figure alone.
+    /// figure alone; an allowance below 0, or a share outside 0…1.
     public var judgingProblem: String? {
         if let problem = metric.thresholdProblem { return problem }
+        if let maxPixels = allowance.maxPixels, maxPixels < 0 {
+            return "the allowed differing pixels must be >= 0, not \(maxPixels)"
+        }
+        if let maxRatio = allowance.maxRatio, !(0...1).contains(maxRatio) {
+            return "the allowed share of differing pixels must be between 0 and 1, not \(maxRatio)"
+        }
         let name = metric.name
         switch metric {
         case .imageMagickAE, .imageMagick:
@@ -199,8 +207,10 @@ public struct ComparisonOptions: Sendable {
 
 /// What a comparison found.
 public struct DiffResult: Sendable, Equatable, Encodable {
-    /// True when the images have one size and no more pixels differ than
-    /// ``ComparisonOptions/allowance`` permits (by default: none).
+    /// True when no more pixels differ than ``ComparisonOptions/allowance`` permits (by
+    /// default: none) and the images have one size; under ``ComparisonMetric/imageMagickAE(fuzz:)``,
+    /// which edge-extends the smaller image over the larger area as ImageMagick does, images of
+    /// two sizes can match.
     public var match: Bool
     /// The metric that judged the pixels, with its threshold.
     public var metric: ComparisonMetric
@@ -276,7 +286,8 @@ public struct DiffResult: Sendable, Equatable, Encodable {
 }
 
 /// How many differing pixels a matching pair may have: Playwright's `maxDiffPixels` and
-/// `maxDiffPixelRatio`. A pair of different sizes never matches.
+/// `maxDiffPixelRatio`. A pair of different sizes never matches (except under `ae`, as
+/// ``DiffResult/match`` says).
 public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
     /// The most differing pixels allowed (Playwright's `maxDiffPixels`); none when nil.
     public var maxPixels: Int?

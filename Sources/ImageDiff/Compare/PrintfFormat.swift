@@ -3,18 +3,21 @@
 /// the core writes its summary line, and ImageMagick's metrics to ImageMagick's own `%.*g`,
 /// without Foundation's `String(format:)`.
 public enum PrintfFormat {
-    /// `%.<decimals>f`, or `%+.<decimals>f` with `plusSign`.
+    /// `%.<decimals>f`, or `%+.<decimals>f` with `plusSign`. `decimals` is taken within
+    /// 0…``maxDecimals``: a double has no non-zero digit beyond it.
     public static func fixed(_ value: Double, decimals: Int, plusSign: Bool = false) -> String {
         guard value.isFinite else { return special(value, plusSign: plusSign) }
-        return sign(value, plusSign: plusSign) + fixedDigits(ExactDecimal(value.magnitude), decimals: max(0, decimals))
+        return sign(value, plusSign: plusSign) + fixedDigits(ExactDecimal(value.magnitude), decimals: min(max(0, decimals), maxDecimals))
     }
 
     /// `%.<significantDigits>g`: `significantDigits` digits (at least one), in fixed notation
     /// when the exponent X of the rounded value satisfies −4 ≤ X < significantDigits and in
     /// exponent notation otherwise, with trailing zeros (and a bare point) dropped.
+    /// `significantDigits` is taken within 1…``maxSignificantDigits``, which no double's exact
+    /// expansion exceeds.
     public static func general(_ value: Double, significantDigits: Int, plusSign: Bool = false) -> String {
         guard value.isFinite else { return special(value, plusSign: plusSign) }
-        let precision = max(1, significantDigits)
+        let precision = min(max(1, significantDigits), maxSignificantDigits)
         let exact = ExactDecimal(value.magnitude)
         let body: String
         if exact.digits.isEmpty {
@@ -33,6 +36,12 @@ public enum PrintfFormat {
         }
         return sign(value, plusSign: plusSign) + body
     }
+
+    /// The decimals of the smallest subnormal double's exact expansion, 2⁻¹⁰⁷⁴.
+    public static let maxDecimals = 1074
+
+    /// The significant digits of the longest exact expansion of a double.
+    public static let maxSignificantDigits = 767
 
     static func sign(_ value: Double, plusSign: Bool) -> String {
         value.sign == .minus ? "-" : plusSign ? "+" : ""

@@ -4,10 +4,13 @@ public struct DifferenceMask: Sendable, Equatable {
     public let height: Int
     private var bits: [UInt8]
 
+    /// A mask of `width × height` pixels, none marked.
+    ///
+    /// - Precondition: width and height are not negative, and the mask fits in memory.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        bits = [UInt8](repeating: 0, count: width * height)
+        bits = [UInt8](repeating: 0, count: RGBAImage.sampleCount(width: width, height: height) / 4)
     }
 
     /// A mask of `bits`, one byte a pixel, row-major, non-zero where the pixel differs.

@@ -10,14 +10,20 @@ public struct RGBAImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
     /// `width * height * 4` samples: R, G, B, A. Changing them drops ``samples16``.
+    ///
+    /// - Precondition: a change keeps `width * height * 4` samples; one that does not stops
+    ///   the program, where the comparison would read past them.
     public var pixels: [UInt8] {
         @inlinable get { eightBitSamples }
         @inlinable set {
+            precondition(newValue.count == eightBitSamples.count, "pixels must keep \(width)x\(height)x4 samples, not \(newValue.count)")
             eightBitSamples = newValue
             sixteenBitSamples = nil
         }
         @inlinable _modify {
             sixteenBitSamples = nil
+            let count = eightBitSamples.count
+            defer { precondition(eightBitSamples.count == count, "pixels must keep \(width)x\(height)x4 samples, not \(eightBitSamples.count)") }
             yield &eightBitSamples
         }
     }
@@ -34,8 +40,7 @@ public struct RGBAImage: Sendable, Equatable {
     ///
     /// - Precondition: `pixels.count == width * height * 4`; width and height are not negative.
     public init(width: Int, height: Int, pixels: [UInt8], hasAlpha: Bool = true) {
-        precondition(width >= 0 && height >= 0, "negative image size")
-        precondition(pixels.count == width * height * 4, "pixel buffer does not match \(width)x\(height)")
+        precondition(pixels.count == Self.sampleCount(width: width, height: height), "pixel buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
         self.eightBitSamples = pixels
@@ -45,8 +50,7 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// Creates an image from 16-bit RGBA samples; ``pixels`` is derived as `floor(v / 257)`.
     public init(width: Int, height: Int, samples16: [UInt16], hasAlpha: Bool) {
-        precondition(width >= 0 && height >= 0, "negative image size")
-        precondition(samples16.count == width * height * 4, "sample buffer does not match \(width)x\(height)")
+        precondition(samples16.count == Self.sampleCount(width: width, height: height), "sample buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
         self.eightBitSamples = samples16.map { UInt8($0 / 257) }
@@ -55,8 +59,10 @@ public struct RGBAImage: Sendable, Equatable {
     }
 
     /// An image of one colour.
+    ///
+    /// - Precondition: width and height are not negative, and the image fits in memory.
     public init(width: Int, height: Int, filledWith color: RGBA, hasAlpha: Bool = true) {
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var pixels = [UInt8](repeating: 0, count: Self.sampleCount(width: width, height: height))
         for index in stride(from: 0, to: pixels.count, by: 4) {
             pixels[index] = color.r
             pixels[index + 1] = color.g
@@ -64,6 +70,17 @@ public struct RGBAImage: Sendable, Equatable {
             pixels[index + 3] = color.a
         }
         self.init(width: width, height: height, pixels: pixels, hasAlpha: hasAlpha)
+    }
+
+    /// `width * height * 4`, the samples of an image of that size.
+    ///
+    /// - Precondition: width and height are not negative, and the count fits in an `Int`.
+    static func sampleCount(width: Int, height: Int) -> Int {
+        precondition(width >= 0 && height >= 0, "negative image size \(width)x\(height)")
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (samples, samplesOverflow) = pixels.multipliedReportingOverflow(by: 4)
+        precondition(!overflow && !samplesOverflow, "image size \(width)x\(height) is too large")
+        return samples
     }
 
     /// Number of pixels.

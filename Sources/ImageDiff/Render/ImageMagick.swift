@@ -187,6 +187,7 @@ public enum ImageMagickBlend {
         public var hasAlpha: Bool { failure.hasAlpha }
 
         public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+            precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) are not within 0..<\(height)")
             let rowBytes = width * 4
             let blendWidth = min(reference.width, failure.width)
             let blendHeight = min(reference.height, failure.height)
@@ -512,6 +513,7 @@ public enum ImageMagickCompare {
         public var hasAlpha: Bool { false }
 
         public func renderRows(_ rows: Range<Int>, into output: UnsafeMutablePointer<UInt8>) {
+            precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "rows \(rows) are not within 0..<\(height)")
             test.reference.pixels.withUnsafeBufferPointer { refBuffer in
                 guard let ref = refBuffer.baseAddress else { return }
                 for y in rows {

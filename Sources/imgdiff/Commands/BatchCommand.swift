@@ -324,10 +324,10 @@ struct PairJob: Sendable {
             // reference to be, nor copied into the report (a link to /proc/self/environ named
             // like a reference would publish the runner's environment).
             let name = status == .new ? "new" : "reference"
-            let folder = try pairFolder(path)
-            let preview: String? = try memory.withReservation(decodedMemory(image)) { () throws(ImageFileError) in
+            let (folder, preview): (String, String?) = try memory.withReservation(decodedMemory(image)) { () throws in
                 let decoded = try ImageDecoder.decode(image.bytes, name: image.name, limits: request.limits)
-                return try self.preview(of: image, decoded: decoded, into: folder, as: name)
+                let folder = try pairFolder(path)
+                return (folder, try self.preview(of: image, decoded: decoded, into: folder, as: name))
             }
             let copied = try copy(image, into: folder, as: name)
             if status == .new {

@@ -352,16 +352,13 @@ struct SafetyMargin: ExpressibleByArgument {
 
     init(fraction: Double) { self.fraction = fraction }
 
-    /// 1000 %: a wider margin recommends thresholds past every scale's end.
-    static let largest = 10.0
-
     init?(argument: String) {
         let isPercent = argument.hasSuffix("%")
         guard let value = Double(isPercent ? String(argument.dropLast()) : argument), value >= 0, value.isFinite else {
             return nil
         }
         fraction = isPercent ? value / 100 : value
-        guard fraction <= Self.largest else { return nil }
+        guard fraction <= Tuning.largestSafetyMargin else { return nil }
     }
 
     var defaultValueDescription: String {

@@ -148,7 +148,7 @@ enum IsolatedChange {
         stepsPerPixel: Int = Self.stepsPerPixel
     ) -> Bool {
         let enough = max(rule.minimumStrongClusterPixels, (cluster.pixels + 3) / 4)
-        let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
+        let radius = rule.searchRadius
         let window = DisplacementWindow(around: cluster.boundingBox, margin: margin, padding: radius, reference, actual)
         let steps = radius * stepsPerPixel
         // Nearest first: a small displacement usually explains, and ends the search.

@@ -14,7 +14,8 @@ extension StructuralComparison {
         _ candidates: consuming DifferenceMask, _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, bands: Int = 0,
         subpixelText: Bool = false, kernel: ComparisonEngine.Kernel = .vectorized
     ) -> DifferenceMask {
-        guard rule.shiftRadius > 0 else { return candidates }
+        let radius = rule.searchRadius
+        guard radius > 0 else { return candidates }
         var remaining = candidates
         let width = remaining.width, height = remaining.height
         let bands = RowBands.count(height: height, requested: bands)
@@ -27,7 +28,7 @@ extension StructuralComparison {
                         let (a, b, bits) = shared.value
                         var labCache = LabCache()
                         let noise = rule.noiseDeltaE
-                        var window = kernel == .vectorized ? NeighbourhoodRows(width: width, radius: rule.shiftRadius) : nil
+                        var window = kernel == .vectorized ? NeighbourhoodRows(width: width, radius: radius) : nil
                         defer { window?.deallocate() }
                         for y in rows {
                             let row = bits + y * width
@@ -36,7 +37,7 @@ extension StructuralComparison {
                                 window?.load(a, b, row: y, columns: columns, height: height)
                             }
                             DifferenceMask.forEachMarked(inRow: row, width: width) { x in
-                                let geometry = (x: x, y: y, width: width, height: height, radius: rule.shiftRadius)
+                                let geometry = (x: x, y: y, width: width, height: height, radius: radius)
                                 let explained = window?.explains(x, noiseDeltaE: noise, labCache: &labCache)
                                     ?? ((isNeighbourhoodBlend(of: b, in: a, geometry, noiseDeltaE: noise, labCache: &labCache)
                                         && isNeighbourhoodBlend(of: a, in: b, geometry, noiseDeltaE: noise, labCache: &labCache))

@@ -50,10 +50,17 @@
 /// (``InkReplacement``): other hinting redraws a word in a new colour both ways, but never
 /// gives text another ink.
 public struct StructuralRule: Sendable, Equatable, Hashable {
+    /// The ΔE94 within which a difference is render noise (`--threshold`); a pixel further off
+    /// is a candidate for the other explanations.
     public var noiseDeltaE: Double
+    /// The largest displacement in pixels that explains a pixel or a cluster as moved
+    /// (`--shift-radius`), 0…``largestShiftRadius``; 0 explains nothing by a shift.
     public var shiftRadius: Int
+    /// The pixels of a cluster from which it fails whatever its contrast (`--min-cluster`).
     public var minimumClusterPixels: Int
+    /// The ΔE94 from which a cluster is of strong contrast.
     public var strongDeltaE: Double
+    /// The pixels of a cluster of strong contrast from which it fails.
     public var minimumStrongClusterPixels: Int
     /// Whether clusters are explained as text set again by other hinting (``TextReflow``):
     /// words moved along three or more lines. Off, a page of other hinting fails, and so does
@@ -101,6 +108,25 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
     /// The largest ``shiftRadius`` accepted: the search grows with its square.
     public static let largestShiftRadius = 4
 
+    /// Why the rule cannot judge as it says, when it cannot: a shift radius outside
+    /// 0…``largestShiftRadius``, a cluster size below 1, or a ΔE that is not a number >= 0.
+    /// The comparison takes such a rule as near to it as it can (a radius within the range),
+    /// but its verdicts then follow no documented rule.
+    public var problem: String? {
+        if !(0...Self.largestShiftRadius).contains(shiftRadius) {
+            return "the structural shift radius must be between 0 and \(Self.largestShiftRadius), not \(shiftRadius)"
+        }
+        if minimumClusterPixels < 1 { return "the structural smallest failing cluster must be at least 1 pixel, not \(minimumClusterPixels)" }
+        if minimumStrongClusterPixels < 1 {
+            return "the structural smallest failing cluster of strong contrast must be at least 1 pixel, not \(minimumStrongClusterPixels)"
+        }
+        if !(strongDeltaE >= 0) || !strongDeltaE.isFinite { return "the structural strong contrast must be a number >= 0, not \(strongDeltaE)" }
+        return nil
+    }
+
+    /// ``shiftRadius`` within 0…``largestShiftRadius``: the radius the comparison searches.
+    var searchRadius: Int { min(max(shiftRadius, 0), Self.largestShiftRadius) }
+
     /// How many clusters of strong contrast make a pair's differences scattered noise (see
     /// ``explainsScatteredNoise``). A change the mode must catch sits in one place or a few: a
     /// word, an icon, a border, the edges of a moved element. Alone on the pages of the render
@@ -132,7 +158,10 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
 
     /// The shortest line one pixel thick that fails by its contrast (twice
     /// `minimumStrongClusterPixels`), and the ΔE from which it does (twice `noiseDeltaE`).
-    var lineLength: Int { 2 * minimumStrongClusterPixels }
+    var lineLength: Int {
+        let (length, overflow) = minimumStrongClusterPixels.multipliedReportingOverflow(by: 2)
+        return overflow ? (minimumStrongClusterPixels > 0 ? .max : .min) : length
+    }
     var lineDeltaE: Double { 2 * noiseDeltaE }
 
     /// Whether `cluster` fails the pair, whose clusters of strong contrast number `strongClusters`.
@@ -141,6 +170,14 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
         return fails(
             pixels: cluster.pixels, maxDeltaE: cluster.maxDeltaE, onPlainGround: cluster.onPlainGround,
             onWidePlainGround: cluster.onWidePlainGround, strongClusters: strongClusters, isThinLine: box.minX == box.maxX || box.minY == box.maxY)
+    }
+
+    /// Whether `cluster` is of strong contrast and holds at least half of an image of
+    /// `imagePixels` pixels: most of a small image (an icon, a swatch of a few pixels) changed,
+    /// which fails whatever the cluster's size. From 80 pixels on, such a cluster is as large
+    /// as the default ``minimumClusterPixels`` anyway.
+    func isMostOfImage(_ cluster: DifferenceCluster, imagePixels: Int) -> Bool {
+        cluster.maxDeltaE >= strongDeltaE && cluster.pixels * 2 >= imagePixels
     }
 
     /// How many of `clusters` are of strong contrast (`strongDeltaE`).
@@ -245,7 +282,7 @@ package enum StructuralComparison {
             let strong = rule.strongClusters(among: clusters) - movedCopies
             for (index, cluster) in clusters.enumerated() {
                 var cluster = cluster
-                cluster.fails = rule.fails(cluster, strongClusters: strong)
+                cluster.fails = rule.fails(cluster, strongClusters: strong) || rule.isMostOfImage(cluster, imagePixels: width * height)
                 listed.append(cluster)
                 if cluster.fails { failing.append(index) }
             }
@@ -894,7 +931,7 @@ package enum StructuralComparison {
     static func isWholePixelShift(
         _ pixels: [Int], _ reference: RGBAImage, _ actual: RGBAImage, rule: StructuralRule, labCache: inout LabCache
     ) -> Bool {
-        let radius = min(max(rule.shiftRadius, 0), StructuralRule.largestShiftRadius)
+        let radius = rule.searchRadius
         guard radius > 0, !pixels.isEmpty else { return false }
         let (width, height) = (reference.width, reference.height)
         let mayMiss = Int((1 - coherence) * Double(pixels.count))
