@@ -119,6 +119,7 @@ public enum ComparisonMetric: Sendable, Equatable {
 
 /// Everything that shapes a comparison.
 public struct ComparisonOptions: Sendable {
+    /// How a pixel is judged to differ, with its threshold.
     public var metric: ComparisonMetric
     /// Do not count pixels that pixelmatch's detector finds anti-aliased in either image
     /// (pixelmatch's default, `odiff --antialiasing`).
@@ -147,6 +148,8 @@ public struct ComparisonOptions: Sendable {
     /// itself, as the ssim-cie94 mode does on Playwright's Lab; the metric must not need ΔE).
     package var measuresDeltaE = true
 
+    /// Options as given, unchecked: see ``judgingProblem``. The defaults are pixelmatch's:
+    /// YIQ at 0.1, anti-aliased pixels counted, no allowance.
     public init(
         metric: ComparisonMetric = .yiq(threshold: 0.1),
         ignoreAntialiasing: Bool = false,
@@ -216,6 +219,8 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     public var metric: ComparisonMetric
     /// The metric's threshold, in its own unit.
     public var threshold: Double { metric.threshold }
+    /// Pixels of the compared area the metric counts as different, those outside the overlap
+    /// of two sizes included.
     public var differentPixels: Int
     /// The compared area: `max(width) × max(height)`.
     public var totalPixels: Int
@@ -229,11 +234,16 @@ public struct DiffResult: Sendable, Equatable, Encodable {
     public var maxChannelDelta: Int
     /// Largest ΔE in the overlap, with `deltaEFormula`.
     public var maxDeltaE: Double
+    /// The formula of ``maxDeltaE``: the metric's own for the ΔE metrics, the structural mode
+    /// and ssim-cie94, otherwise the one the options report (``ComparisonOptions/reportedDeltaE``).
     public var deltaEFormula: DeltaEFormula
     /// The smallest rectangle holding every different pixel.
     public var boundingBox: PixelRect?
+    /// Whether the two images have other widths or heights.
     public var sizeDiffers: Bool
+    /// The reference's size, as decoded.
     public var referenceSize: ImageSize
+    /// The actual image's size, as decoded.
     public var actualSize: ImageSize
     /// `maxChannelDeltaHistogram[d]` counts compared overlap pixels whose largest channel
     /// difference is `d` (0…255).
@@ -295,6 +305,8 @@ public struct DifferenceAllowance: Sendable, Equatable, Hashable, Codable {
     /// `maxDiffPixelRatio`); none when nil.
     public var maxRatio: Double?
 
+    /// An allowance of at most `maxPixels` differing pixels and at most `maxRatio` of the
+    /// area; with both, the smaller holds (Playwright's rule); with neither, none may differ.
     public init(maxPixels: Int? = nil, maxRatio: Double? = nil) {
         self.maxPixels = maxPixels
         self.maxRatio = maxRatio
@@ -331,9 +343,11 @@ extension DiffResult {
     }
 }
 
-/// Width and height.
+/// Width and height, in pixels.
 public struct ImageSize: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// Pixels across.
     public var width: Int
+    /// Pixels down.
     public var height: Int
 
     public init(width: Int, height: Int) {
@@ -345,6 +359,7 @@ public struct ImageSize: Sendable, Equatable, Codable, CustomStringConvertible {
 }
 
 extension RGBAImage {
+    /// The image's width and height.
     public var size: ImageSize { ImageSize(width: width, height: height) }
 }
 

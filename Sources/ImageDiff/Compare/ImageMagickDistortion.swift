@@ -43,14 +43,16 @@ public enum ImageMagickMetric: String, Sendable, CaseIterable, Codable {
 
 /// One ImageMagick distortion figure of a pair.
 public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
+    /// The `-metric` this figure is.
     public var metric: ImageMagickMetric
     /// The number `compare` prints first: Q16-scaled for the error metrics, the raw sum for
     /// MEPP, decibels for PSNR.
     public var value: Double
     /// The normalized number (0…1) in parentheses, for the error metrics.
     public var normalized: Double?
-    /// MEPP's normalized mean error and normalized maximum error.
+    /// MEPP's normalized mean error (the first number in parentheses); nil for other metrics.
     public var normalizedMeanError: Double?
+    /// MEPP's normalized maximum error (the second number in parentheses); nil for other metrics.
     public var normalizedMaximumError: Double?
     /// Exactly what `compare -metric M` prints on stderr.
     public var printed: String

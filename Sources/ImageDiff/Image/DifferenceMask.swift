@@ -1,6 +1,8 @@
 /// Which pixels of a comparison differ, over `max(width) × max(height)`.
 public struct DifferenceMask: Sendable, Equatable {
+    /// Pixels across: the wider image's width.
     public let width: Int
+    /// Pixels down: the taller image's height.
     public let height: Int
     private var bits: [UInt8]
 
@@ -21,6 +23,9 @@ public struct DifferenceMask: Sendable, Equatable {
         self.bits = bits
     }
 
+    /// Whether the pixel at (x, y) differs.
+    ///
+    /// - Precondition: (x, y) lies within the mask.
     @inline(__always)
     public func contains(x: Int, y: Int) -> Bool { bits[y * width + x] != 0 }
 

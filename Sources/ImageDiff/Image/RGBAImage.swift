@@ -7,7 +7,9 @@
 /// ``samples16`` is set only with the image, and any change to ``pixels`` (or to a pixel)
 /// makes the image an 8-bit one, so an edit is never lost behind stale 16-bit samples.
 public struct RGBAImage: Sendable, Equatable {
+    /// Pixels across; 0 for an empty image.
     public let width: Int
+    /// Pixels down; 0 for an empty image.
     public let height: Int
     /// `width * height * 4` samples: R, G, B, A. Changing them drops ``samples16``.
     ///
@@ -115,11 +117,16 @@ public struct RGBAImage: Sendable, Equatable {
 
 /// One 8-bit straight-alpha colour.
 public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0…255.
     public var r: UInt8
+    /// Green, 0…255.
     public var g: UInt8
+    /// Blue, 0…255.
     public var b: UInt8
+    /// Alpha, 0 (transparent) … 255 (opaque); the colour is not premultiplied by it.
     public var a: UInt8
 
+    /// A colour of these samples; opaque unless `a` is given.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
         self.r = r
         self.g = g
@@ -132,11 +139,17 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
 
 /// A rectangle of pixels, inclusive of both corners, as the CLI's `x1:y1-x2:y2` spells it.
 public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The leftmost column inside the rectangle.
     public var minX: Int
+    /// The top row inside the rectangle.
     public var minY: Int
+    /// The rightmost column inside the rectangle.
     public var maxX: Int
+    /// The bottom row inside the rectangle.
     public var maxY: Int
 
+    /// The rectangle from (`minX`, `minY`) to (`maxX`, `maxY`), both corners inside; unchecked:
+    /// a rectangle whose maximum is below its minimum holds no pixel.
     public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
         self.minX = minX
         self.minY = minY
@@ -144,7 +157,9 @@ public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
         self.maxY = maxY
     }
 
+    /// Columns across, both edges counted.
     public var width: Int { maxX - minX + 1 }
+    /// Rows down, both edges counted.
     public var height: Int { maxY - minY + 1 }
 
     /// The smallest rectangle holding both.

@@ -444,6 +444,8 @@ public enum ImageMagickCompare {
     public static func fuzz(percent: Double) -> Double { percent / 100 * 65536 }
 
     /// The AE count over `max(w) × max(h)`, the smaller image extended by edge replication.
+    /// `fuzz` is a distance in Q16 units (0…65535 a channel), as ImageMagick's `-fuzz N` without
+    /// `%`; for a percentage, pass ``fuzz(percent:)``.
     public static func absoluteError(
         _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0, collectsMask: Bool = false
     ) -> (count: Int, area: Int, boundingBox: PixelRect?, mask: DifferenceMask?) {
@@ -481,6 +483,7 @@ public enum ImageMagickCompare {
 
     /// `compare`'s difference image: the reference made opaque, with the highlight composited
     /// over differing pixels and the lowlight over the rest. Reference size and bit depth.
+    /// `fuzz` as for ``absoluteError(_:_:fuzz:collectsMask:)``: Q16 units, not a percentage.
     public static func differenceImage(
         _ reference: RGBAImage, _ failure: RGBAImage, fuzz: Double = 0,
         rounding: ImageMagickRounding = .im7
@@ -498,9 +501,14 @@ public enum ImageMagickCompare {
         /// are highlighted.
         public let rounding: ImageMagickRounding
 
+        /// `fuzz` in Q16 units, as for ``ImageMagickCompare/absoluteError(_:_:fuzz:collectsMask:)``.
+        /// ``ImageMagickCompare/differenceImage(_:_:fuzz:rounding:)`` takes every pair, and
+        /// picks this renderer where it applies.
+        ///
         /// - Precondition: the reference is 8-bit and neither image is empty.
         public init(reference: RGBAImage, failure: RGBAImage, fuzz: Double = 0, rounding: ImageMagickRounding = .im7) {
-            precondition(!reference.is16Bit && reference.pixelCount > 0 && failure.pixelCount > 0)
+            precondition(!reference.is16Bit && reference.pixelCount > 0 && failure.pixelCount > 0,
+                         "the row renderer takes an 8-bit reference and two images with pixels; differenceImage takes any")
             test = DifferenceTest(reference: reference, failure: failure, fuzz: fuzz)
             self.rounding = rounding
         }

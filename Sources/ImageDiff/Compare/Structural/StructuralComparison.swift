@@ -188,7 +188,9 @@ public struct StructuralRule: Sendable, Equatable, Hashable {
 
 /// A connected group of differing pixels that render noise does not explain.
 public struct DifferenceCluster: Sendable, Equatable, Encodable {
+    /// How many pixels the cluster holds.
     public var pixels: Int
+    /// The smallest rectangle holding them, in the compared area's coordinates.
     public var boundingBox: PixelRect
     /// The largest CIE94 ΔE in the cluster.
     public var maxDeltaE: Double
