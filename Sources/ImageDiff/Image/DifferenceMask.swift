@@ -27,7 +27,10 @@ public struct DifferenceMask: Sendable, Equatable {
     ///
     /// - Precondition: (x, y) lies within the mask.
     @inline(__always)
-    public func contains(x: Int, y: Int) -> Bool { bits[y * width + x] != 0 }
+    public func contains(x: Int, y: Int) -> Bool {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
+        return bits[y * width + x] != 0
+    }
 
     @inline(__always)
     mutating func set(x: Int, y: Int) { bits[y * width + x] = 1 }

@@ -92,12 +92,17 @@ public struct RGBAImage: Sendable, Equatable {
     public var is16Bit: Bool { samples16 != nil }
 
     /// The pixel at (x, y).
+    ///
+    /// - Precondition: (x, y) lies within the image; a column past the width stops the program
+    ///   rather than read the next row.
     public subscript(x: Int, y: Int) -> RGBA {
         get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)x\(height)")
             let index = (y * width + x) * 4
             return RGBA(pixels[index], pixels[index + 1], pixels[index + 2], pixels[index + 3])
         }
         set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside \(width)x\(height)")
             let index = (y * width + x) * 4
             pixels[index] = newValue.r
             pixels[index + 1] = newValue.g
