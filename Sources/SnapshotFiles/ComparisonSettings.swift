@@ -213,6 +213,14 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         _ = try comparisonMetric()
         _ = try allowance()
         _ = try snapshotRule()
+        if let problem = try applied(to: ComparisonOptions()).judgingProblem { throw SettingsError(Self.inKeys(problem)) }
+    }
+
+    /// A judging problem as the file spells it: its keys where the message names the CLI's
+    /// options.
+    static func inKeys(_ problem: String) -> String {
+        [("--antialiasing", "antialiasing"), ("--max-diff-pixels", "maxDiffPixels"), ("--max-diff-ratio", "maxDiffRatio")]
+            .reduce(problem) { $0.replacing($1.0, with: $1.1) }
     }
 
     /// Whether a settings file holding `key` with `value` alone (and a metric) decodes.
@@ -265,9 +273,20 @@ enum SettingsFile {
     /// A settings file is a few hundred bytes; anything past this is not one.
     static let maxBytes = 1 << 20
 
+    /// The bytes of the settings file at `path`, a link followed to its file: one settings file
+    /// may serve several reference folders.
     static func read(_ path: String) throws(SettingsError) -> [UInt8] {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+        guard var attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw SettingsError(path: path, "no such file")
+        }
+        if attributes[.type] as? FileAttributeType == .typeSymbolicLink {
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard let resolved = try? FileManager.default.attributesOfItem(atPath: target),
+                  resolved[.type] as? FileAttributeType != .typeSymbolicLink
+            else {
+                throw SettingsError(path: path, "a link that leads nowhere (or round to itself), not a settings file")
+            }
+            attributes = resolved
         }
         switch attributes[.type] as? FileAttributeType {
         case .typeDirectory?: throw SettingsError(path: path, "is a directory, not a settings file")

@@ -111,6 +111,8 @@ final class SettingsFileTests: XCTestCase {
             (#"{"metric": "structural", "textReflow": "no"}"#, "textReflow: wrong type"),
             (#"{"metric": "yiq", "scatteredNoise": false}"#, "belong to the structural metric"),
             (#"{"metric": "cie94", "maxDiffRatio": 2}"#, "maxDiffRatio must be between 0 and 1"),
+            (#"{"metric": "ae", "antialiasing": true}"#, "antialiasing does not apply to it"),
+            (#"{"metric": "psnr", "maxDiffPixels": 5}"#, "maxDiffPixels and maxDiffRatio do not apply to it"),
             (#"{"threshold": 2}"#, #"missing "metric""#),
             (#"{"metric": 3}"#, "metric: wrong type"),
             ("[1, 2]", "not a JSON object"),
@@ -130,9 +132,47 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(fuzzTwice.stderr, "imgdiff: error: \(aeSettings): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file\n")
         let missing = try imgdiff(reference, actual, "--config", "/no/such.json")
         XCTAssertEqual(missing.stderr, "imgdiff: error: /no/such.json: no such file\n")
+        let nowhere = work.appendingPathComponent("nowhere.json").path
+        try FileManager.default.createSymbolicLink(atPath: nowhere, withDestinationPath: "/no/such.json")
+        let dangling = try imgdiff(reference, actual, "--config", nowhere)
+        XCTAssertEqual(dangling.stderr, "imgdiff: error: \(nowhere): a link that leads nowhere (or round to itself), not a settings file\n")
         let both = try imgdiff(reference, actual, "--config", "/no/such.json", "--threshold", "2")
         XCTAssertEqual(both.status, 2)
         XCTAssertTrue(both.stderr.contains("--config sets the metric and tolerances; leave out --threshold"), both.stderr)
+    }
+
+    /// A settings file may be a link to one shared by several reference folders: compare and
+    /// batch read the file it leads to (both refused it as "not a regular file").
+    func testASettingsFileMayBeALink() throws {
+        let shared = work.appendingPathComponent("shared.json").path
+        try Data(#"{"metric": "exact"}"#.utf8).write(to: URL(fileURLWithPath: shared))
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)", toPath: work.appendingPathComponent(side).path)
+        }
+        let linked = work.appendingPathComponent("ref/imgdiff.json").path
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: shared)
+        let compare = try imgdiff("\(noise)/ref/jitter-1.png", "\(noise)/new/jitter-1.png", "--config", linked)
+        XCTAssertEqual(compare.status, 1, "exact fails the jitter: " + compare.stderr)
+        let batch = try imgdiff(
+            "batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path,
+            "--out", work.appendingPathComponent("report").path)
+        XCTAssertEqual(batch.status, 1, batch.stderr)
+        XCTAssertTrue(batch.stderr.contains("imgdiff: judging pairs by \(linked): --metric exact"), batch.stderr)
+    }
+
+    /// A file found beside the references is named by its path in errors that the command
+    /// line and the file make together (it was named `imgdiff.json` alone).
+    func testAFileFoundBesideTheReferencesIsNamedByItsPath() throws {
+        for side in ["ref", "new"] {
+            try FileManager.default.copyItem(atPath: "\(noise)/\(side)", toPath: work.appendingPathComponent(side).path)
+        }
+        let found = work.appendingPathComponent("ref/imgdiff.json").path
+        try Data(#"{"metric": "ae"}"#.utf8).write(to: URL(fileURLWithPath: found))
+        let batch = try imgdiff(
+            "batch", work.appendingPathComponent("ref").path, work.appendingPathComponent("new").path,
+            "--out", work.appendingPathComponent("report").path, "--fuzz", "5%")
+        XCTAssertEqual(batch.status, 2)
+        XCTAssertEqual(batch.stderr, "imgdiff: error: \(found): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file\n")
     }
 
     /// A precision beside a metric judges only what the metric counts, in compare and batch as

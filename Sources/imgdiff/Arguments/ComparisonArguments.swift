@@ -169,21 +169,22 @@ struct ComparisonArguments: ParsableArguments {
         }
     }
 
-    /// The library options, from `settings` when given; decodes the ignore mask if one was
-    /// named.
-    func options(settings: ComparisonSettings? = nil) throws(CommandLineError) -> ComparisonOptions {
+    /// The library options, from `settings` (read from `settingsFile`, `--config` when nil)
+    /// when given; decodes the ignore mask if one was named.
+    func options(settings: ComparisonSettings? = nil, settingsFile: String? = nil) throws(CommandLineError) -> ComparisonOptions {
+        let settingsFile = settingsFile ?? config ?? ComparisonSettings.defaultFileName
         var options = ComparisonOptions(
             metric: chosenMetric, ignoreAntialiasing: antialiasing, ignoreRegions: ignore.flatMap(\.rects),
             allowance: DifferenceAllowance(maxPixels: maxDiffPixels, maxRatio: maxDiffRatio))
         if let settings {
             if fuzz != nil, settings.metric == "ae" {
                 throw CommandLineError(
-                    "\(config ?? ComparisonSettings.defaultFileName): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file")
+                    "\(settingsFile): judges by ae, whose fuzz is the file's threshold (0 without one); leave out --fuzz, or edit the file")
             }
             do {
                 options = try settings.applied(to: options)
             } catch {
-                throw CommandLineError("\(config ?? ComparisonSettings.defaultFileName): \(error.problem)")
+                throw CommandLineError("\(settingsFile): \(error.problem)")
             }
         }
         if let ignoreMask { options.ignoreMask = try decode(ignoreMask, limits: limits.decodingLimits) }
@@ -191,22 +192,23 @@ struct ComparisonArguments: ParsableArguments {
     }
 
     /// The pipeline's request for these options (or `settings`, from `--config` or found
-    /// beside the references): `outputs` rendered under `policy`.
+    /// beside the references at `settingsFile`): `outputs` rendered under `policy`.
     func request(
         outputs: Set<ReviewOutput>, policy: OutputPolicy, parallelism: Parallelism = .allCores,
-        settings: ComparisonSettings? = nil
+        settings: ComparisonSettings? = nil, settingsFile: String? = nil
     ) throws(CommandLineError) -> ComparisonRequest {
+        let settingsFile = settingsFile ?? config ?? ComparisonSettings.defaultFileName
         var snapshotPrecision = self.snapshotPrecision
         if let settings {
             do {
                 snapshotPrecision = try settings.snapshotRule()
             } catch {
-                throw CommandLineError("\(config ?? ComparisonSettings.defaultFileName): \(error.problem)")
+                throw CommandLineError("\(settingsFile): \(error.problem)")
             }
         }
-        let options = try options(settings: settings)
+        let options = try options(settings: settings, settingsFile: settingsFile)
         if let problem = options.judgingProblem {
-            throw CommandLineError(settings == nil ? problem : "\(config ?? ComparisonSettings.defaultFileName): \(problem)")
+            throw CommandLineError(settings == nil ? problem : "\(settingsFile): \(problem)")
         }
         if fuzz != nil, !outputs.contains(.difference), options.metric.name != "ae" {
             throw CommandLineError(

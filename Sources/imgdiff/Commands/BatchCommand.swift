@@ -133,7 +133,7 @@ struct BatchCommand: AsyncParsableCommand {
     /// The setting from `--config`, else the reference folder's ``ComparisonSettings/defaultFileName``
     /// when no option sets how pixels are judged.
     func settings() throws(CommandLineError) -> ComparisonSettings? {
-        let besideReferences = PathText.join(referenceDirectory, ComparisonSettings.defaultFileName)
+        let besideReferences = settingsFileBesideReferences
         var status = stat()
         let hasFileBesideReferences = lstat(besideReferences, &status) == 0
         if let settings = try comparison.settings(), let config = comparison.config {
@@ -148,13 +148,14 @@ struct BatchCommand: AsyncParsableCommand {
             return nil
         }
         do {
-            let settings = try ComparisonSettings.load(contentsOf: besideReferences)
-            Console.note("judging pairs by \(besideReferences): \(settings.cliArguments.joined(separator: " "))")
-            return settings
+            return try ComparisonSettings.load(contentsOf: besideReferences)
         } catch {
             throw CommandLineError(error.description)
         }
     }
+
+    /// The reference folder's ``ComparisonSettings/defaultFileName``.
+    var settingsFileBesideReferences: String { PathText.join(referenceDirectory, ComparisonSettings.defaultFileName) }
 
     /// Compares every pair and writes the report into the staging folder.
     func makeReport(_ pairing: FolderPairing, in folder: ReportFolder) async throws(CommandLineError) -> BatchReport {
@@ -163,7 +164,10 @@ struct BatchCommand: AsyncParsableCommand {
         // One pair a core: each pair then runs on its worker's thread alone.
         let request = try comparison.request(
             outputs: [.blend, .mask], policy: .whenDifferent, parallelism: jobCount > 1 ? .callingThread : .allCores,
-            settings: settings)
+            settings: settings, settingsFile: comparison.config ?? settingsFileBesideReferences)
+        if let settings, comparison.config == nil {
+            Console.note("judging pairs by \(settingsFileBesideReferences): \(settings.cliArguments.joined(separator: " "))")
+        }
         let job = PairJob(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory, outputDirectory: outputDirectory,
             stagingDirectory: folder.staging, request: request, memory: MemoryBudget(total: request.limits.maxMemory),
