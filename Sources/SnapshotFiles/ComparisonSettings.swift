@@ -199,7 +199,7 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
         do {
             self = try JSONDecoder().decode(ComparisonSettings.self, from: data)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw SettingsError("\(context.codingPath.map(\.stringValue).joined(separator: ".")): wrong type")
+            throw SettingsError("\(Self.keyPath(context.codingPath)): wrong type")
         } catch let DecodingError.keyNotFound(key, _) {
             throw SettingsError("missing \"\(key.stringValue)\"")
         } catch {
@@ -221,6 +221,11 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     static func inKeys(_ problem: String) -> String {
         [("--antialiasing", "antialiasing"), ("--max-diff-pixels", "maxDiffPixels"), ("--max-diff-ratio", "maxDiffRatio")]
             .reduce(problem) { $0.replacing($1.0, with: $1.1) }
+    }
+
+    /// A value's place in the file as its keys spell it: `explanation[0]`.
+    private static func keyPath(_ path: [any CodingKey]) -> String {
+        path.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }.joined().drop { $0 == "." }.description
     }
 
     /// Whether a settings file holding `key` with `value` alone (and a metric) decodes.

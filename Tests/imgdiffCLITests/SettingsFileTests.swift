@@ -115,6 +115,7 @@ final class SettingsFileTests: XCTestCase {
             (#"{"metric": "psnr", "maxDiffPixels": 5}"#, "maxDiffPixels and maxDiffRatio do not apply to it"),
             (#"{"threshold": 2}"#, #"missing "metric""#),
             (#"{"metric": 3}"#, "metric: wrong type"),
+            (#"{"metric": "yiq", "explanation": ["fine", 1]}"#, "explanation[1]: wrong type"),
             ("[1, 2]", "not a JSON object"),
         ]
         for (contents, problem) in cases {
