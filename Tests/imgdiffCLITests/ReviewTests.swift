@@ -31,12 +31,19 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(run.status, 1, run.stderr, file: file, line: line)
     }
 
-    /// `imgdiff review ARGUMENTS` in the work folder, with SNAPSHOT_ARTIFACTS unset: this test
-    /// process sets it for the snapshot tests, whose references a review must never touch.
-    func review(_ arguments: String..., input: String? = nil) throws -> CLIRun {
+    /// The temporary directory of the reviews the tests run: a folder of the work folder.
+    var temporary: URL { work.appendingPathComponent("tmp") }
+
+    /// `imgdiff review ARGUMENTS` in the work folder, with SNAPSHOT_ARTIFACTS unset (this test
+    /// process sets it for the snapshot tests, whose references a review must never touch) and
+    /// TMPDIR ``temporary``, unless `environment` says otherwise.
+    func review(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) throws -> CLIRun {
         let process = Process()
         var environment = ProcessInfo.processInfo.environment
         environment["SNAPSHOT_ARTIFACTS"] = nil
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        environment["TMPDIR"] = temporary.path
+        environment.merge(extra) { $1 }
         process.environment = environment
         process.executableURL = IMGDiffExecutable.url
         process.arguments = ["review"] + arguments
@@ -57,32 +64,32 @@ final class ReviewTests: XCTestCase {
         try copyFixtureFolders()
         try batchReport()
 
-        let list = try review("--list")
+        let list = try review(".", "--list")
         XCTAssertEqual(list.status, 1)
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
         XCTAssertTrue(list.stdout.contains("[2/3] batch onboarding/welcome.png: new image; replaces ref/onboarding/welcome.png\n"), list.stdout)
 
-        let json = try review("--json")
+        let json = try review(".", "--json")
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(entries.map { $0["name"] as? String }, ["login.png", "onboarding/welcome.png", "settings/account.png"])
 
         // Skip the first, accept the second, quit.
-        let asked = try review("--interactive", input: "s\na\nq\n")
+        let asked = try review(".", "--interactive", input: "s\na\nq\n")
         XCTAssertEqual(asked.status, 1)
         XCTAssertTrue(asked.stdout.contains("accepted: ref/onboarding/welcome.png"), asked.stdout)
         XCTAssertEqual(
             try Data(contentsOf: work.appendingPathComponent("ref/onboarding/welcome.png")),
             try Data(contentsOf: work.appendingPathComponent("new/onboarding/welcome.png")))
-        XCTAssertEqual(try review("--list").stdout.split(separator: "\n").count, 2, "an accepted pair is not listed again")
+        XCTAssertEqual(try review(".", "--list").stdout.split(separator: "\n").count, 2, "an accepted pair is not listed again")
 
         // A rejected batch pair stays in its report: it remains, and says so.
-        let rejected = try review("--interactive", input: "r\nr\n")
+        let rejected = try review(".", "--interactive", input: "r\nr\n")
         XCTAssertEqual(rejected.status, 1, rejected.stdout)
         XCTAssertTrue(rejected.stdout.contains("rejected: login.png; it stays in its batch report until batch runs again"), rejected.stdout)
-        XCTAssertEqual(try review("--list").stdout.split(separator: "\n").count, 2)
+        XCTAssertEqual(try review(".", "--list").stdout.split(separator: "\n").count, 2)
 
-        XCTAssertEqual(try review("--accept-all").status, 0)
-        let done = try review()
+        XCTAssertEqual(try review(".", "--accept-all").status, 0)
+        let done = try review(".")
         XCTAssertEqual(done.status, 0)
         XCTAssertTrue(done.stdout.hasPrefix("Nothing to review"), done.stdout)
         let again = try runProcess(IMGDiffExecutable.url, ["batch", "ref", "new", "--out", "report"], currentDirectory: work)
@@ -100,7 +107,7 @@ final class ReviewTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("ref/settings").path, withDestinationPath: outside.path)
         let before = try Data(contentsOf: outside.appendingPathComponent("account.png"))
         try batchReport()
-        let accepted = try review("--accept-all")
+        let accepted = try review(".", "--accept-all")
         XCTAssertEqual(accepted.status, 2, accepted.stdout + accepted.stderr)
         XCTAssertTrue(accepted.stderr.contains("is a symbolic link; imgdiff writes only inside"), accepted.stderr)
         XCTAssertEqual(try Data(contentsOf: outside.appendingPathComponent("account.png")), before, "nothing written through the link")
@@ -155,7 +162,7 @@ final class ReviewTests: XCTestCase {
         try replace("new/login.png", with: other)
         try replace("ref/settings/account.png", with: fixtures.appendingPathComponent("ref/home.png").path)
 
-        let list = try review("--list")
+        let list = try review(".", "--list")
         XCTAssertEqual(list.status, 1)
         for problem in [
             "new/login.png: changed since the report", "ref/settings/account.png: changed since the report",
@@ -163,7 +170,7 @@ final class ReviewTests: XCTestCase {
         ] {
             XCTAssertTrue(list.stdout.contains(problem), "\(problem): \(list.stdout)")
         }
-        let run = try review("--accept-all")
+        let run = try review(".", "--accept-all")
         XCTAssertEqual(run.status, 2, run.stderr)
         XCTAssertEqual(run.stdout, "", "nothing accepted")
         XCTAssertEqual(
@@ -198,7 +205,7 @@ final class ReviewTests: XCTestCase {
     func testAPairInTwoReportsIsAcceptedOnce() throws {
         try copyFixtureFolders()
         for out in ["first", "second"] { try batchReport(into: out) }
-        let run = try review("--accept-all")
+        let run = try review(".", "--accept-all")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("accepted:") }.count, 6)
         for path in ["login.png", "settings/account.png", "onboarding/welcome.png"] {
@@ -218,7 +225,7 @@ final class ReviewTests: XCTestCase {
         try FileManager.default.createSymbolicLink(at: copy, withDestinationURL: work.appendingPathComponent("new/login.png"))
         try FileManager.default.removeItem(at: work.appendingPathComponent("new/login.png"))
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("new/home.png"), to: work.appendingPathComponent("new/login.png"))
-        let run = try review("--accept-all")
+        let run = try review(".", "--accept-all")
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.stderr.contains("report/pairs/login.png/new.png: the report's copy of the new image is not a file batch wrote"), run.stderr)
         XCTAssertEqual(
@@ -243,14 +250,68 @@ final class ReviewTests: XCTestCase {
         ] {
             XCTAssertNotEqual(edited, original)
             try edited.write(to: reportPath, atomically: true, encoding: .utf8)
-            let listed = try review("--list")
+            let listed = try review(".", "--list")
             XCTAssertTrue(listed.stdout.contains("not accepted here: ") && listed.stdout.contains(problem), "listed as accepting finds it: \(listed.stdout)")
-            let run = try review("--accept-all")
+            let run = try review(".", "--accept-all")
             XCTAssertEqual(run.status, 2)
             XCTAssertTrue(run.stderr.contains(problem), run.stderr)
         }
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "my notes")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+    }
+
+    /// One failure of `testBadge` as the adapter leaves it: in `artifacts`, the entry
+    /// (`testBadge.NAME.imgdiff.json`), the failure and the reference the test read; in
+    /// `snapshots`, the reference `testBadge.NAME.png` (`Fixtures/login`'s ref.png, the failure
+    /// its fail.png).
+    @discardableResult
+    func writeSnapshotFailure(artifacts: URL, snapshots: URL, name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
+        try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: snapshots.appendingPathComponent("testBadge.\(name).png"))
+        try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testBadge.\(name).failure.png"))
+        try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: artifacts.appendingPathComponent("testBadge.\(name).reference.png"))
+        let entry: [String: String] = [
+            "test": "testBadge", "reference": snapshots.appendingPathComponent("testBadge.\(name).png").path,
+            "failure": artifacts.appendingPathComponent("testBadge.\(name).failure.png").path, "summary": "3096 of 64000 pixels differ",
+            "recordedReference": artifacts.appendingPathComponent("testBadge.\(name).reference.png").path,
+        ]
+        let path = artifacts.appendingPathComponent("testBadge.\(name).imgdiff.json")
+        try JSONSerialization.data(withJSONObject: entry).write(to: path)
+        return path
+    }
+
+    /// With no DIR, review looks where the snapshot strategies write their artifacts:
+    /// $SNAPSHOT_ARTIFACTS, else the temporary directory (an empty SNAPSHOT_ARTIFACTS is unset),
+    /// where it reads only imgdiff's entries; and it says where it looked.
+    func testWithoutAFolderReviewLooksWhereTheArtifactsAre() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        // Another tool's report.json in the temporary directory is not read.
+        try FileManager.default.createDirectory(at: temporary.appendingPathComponent("other"), withIntermediateDirectories: true)
+        try Data("{\"referenceDirectory\": 1}".utf8).write(to: temporary.appendingPathComponent("other/report.json"))
+        for environment in [[:], ["SNAPSHOT_ARTIFACTS": ""]] {
+            let none = try review("--list", environment: environment)
+            XCTAssertEqual(none.status, 0, none.stderr)
+            XCTAssertEqual(none.stderr, "")
+            XCTAssertTrue(none.stdout.hasPrefix("Nothing to review (searched \(temporary.path), the temporary directory, for snapshot entries only"), none.stdout)
+        }
+        try writeSnapshotFailure(artifacts: temporary.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "a")
+        let accepted = try review("--accept-all", environment: ["SNAPSHOT_ARTIFACTS": ""])
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertEqual(accepted.stdout, "accepted: \(snapshots.appendingPathComponent("testBadge.a.png").path)\n")
+        XCTAssertEqual(
+            try Data(contentsOf: snapshots.appendingPathComponent("testBadge.a.png")),
+            try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
+
+        let artifacts = work.appendingPathComponent("artifacts")
+        try writeSnapshotFailure(artifacts: artifacts.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "b")
+        let listed = try review("--list", environment: ["SNAPSHOT_ARTIFACTS": artifacts.path])
+        XCTAssertEqual(listed.status, 1, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix("[1/1] snapshot testBadge.b: "), listed.stdout)
+        let empty = try review("--list", environment: ["SNAPSHOT_ARTIFACTS": artifacts.appendingPathComponent("SceneTests/none").path])
+        XCTAssertEqual(empty.status, 2)
+        XCTAssertTrue(empty.stderr.hasSuffix("SceneTests/none: no such directory\n"), empty.stderr)
     }
 
     func testSnapshotEntriesAcceptedAndRejected() throws {

@@ -21,7 +21,8 @@ struct ReviewCommand: ParsableCommand {
         commandName: "review",
         abstract: "Walk through failed snapshots and accept (replace the reference), reject or skip each.",
         discussion: """
-            It finds, under DIR (default: $SNAPSHOT_ARTIFACTS, else the current folder):
+            It finds, under DIR (default: where the snapshot strategies write their artifacts,
+            $SNAPSHOT_ARTIFACTS, else the temporary directory, where it reads only their entries):
               - failed swift-snapshot-testing snapshots: the BASE.imgdiff.json entries the
                 imgdiff strategies write beside their artifacts;
               - `imgdiff batch` reports (report.json): changed and new pairs. Run it from
@@ -40,7 +41,7 @@ struct ReviewCommand: ParsableCommand {
             --accept-all accepts every one.
 
             Examples:
-              imgdiff review                      # $SNAPSHOT_ARTIFACTS, or here
+              imgdiff review                      # $SNAPSHOT_ARTIFACTS, or the temporary directory
               imgdiff review --list
               imgdiff review imgdiff-report --json
               imgdiff review imgdiff-report --accept-all
@@ -71,11 +72,24 @@ struct ReviewCommand: ParsableCommand {
         }
     }
 
+    /// Where review looks when no DIR is given: where the snapshot adapter writes its artifacts,
+    /// `$SNAPSHOT_ARTIFACTS` (an empty value counts as unset), else the temporary directory,
+    /// where only imgdiff's own entries, in the adapter's `<TestFile>/` folders, are read.
+    static func defaultSearch(environment: [String: String]) -> PendingReview.Search {
+        if let artifacts = environment["SNAPSHOT_ARTIFACTS"], !artifacts.isEmpty {
+            return PendingReview.Search(root: artifacts, shown: "\(artifacts), $SNAPSHOT_ARTIFACTS")
+        }
+        let temporary = FileManager.default.temporaryDirectory.path
+        return PendingReview.Search(
+            root: temporary, entriesOnly: true, maxDepth: 2,
+            shown: "\(temporary), the temporary directory, for snapshot entries only, as SNAPSHOT_ARTIFACTS is unset; give a DIR for a batch report")
+    }
+
     func run() throws {
-        let root = directory ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? "."
+        let search = directory.map { PendingReview.Search(root: $0) } ?? Self.defaultSearch(environment: ProcessInfo.processInfo.environment)
         let failures: [PendingReview]
         do {
-            failures = try PendingReview.find(under: root)
+            failures = try PendingReview.find(search)
         } catch {
             Console.error(error.description)
             throw ExitCode(2)
@@ -86,7 +100,7 @@ struct ReviewCommand: ParsableCommand {
             throw ExitCode(failures.isEmpty ? 0 : 1)
         }
         if failures.isEmpty {
-            Console.line("Nothing to review (searched \(root))")
+            Console.line("Nothing to review (searched \(search.shown))")
             return
         }
         let asks = interactive || (!list && !acceptAll && isatty(0) != 0 && isatty(1) != 0)
@@ -295,10 +309,36 @@ struct PendingReview: Encodable {
         return true
     }
 
+    /// Where to look for failures.
+    struct Search {
+        /// The folder searched.
+        var root: String
+        /// Whether only snapshot entries are read, not batch reports: in the temporary
+        /// directory, a report.json is likely another tool's.
+        var entriesOnly = false
+        /// How deep below `root` files are read (1: its own files); nil: all the way down.
+        var maxDepth: Int? = nil
+        /// The search, as "Nothing to review (searched …)" tells it.
+        var shown: String
+
+        init(root: String, entriesOnly: Bool = false, maxDepth: Int? = nil, shown: String? = nil) {
+            self.root = root
+            self.entriesOnly = entriesOnly
+            self.maxDepth = maxDepth
+            self.shown = shown ?? root
+        }
+    }
+
     /// Every failure under `root`, snapshot entries and batch reports, sorted by name.
     static func find(under root: String) throws(CommandLineError) -> [PendingReview] {
+        try find(Search(root: root))
+    }
+
+    /// Every failure the search finds, sorted by name.
+    static func find(_ search: Search) throws(CommandLineError) -> [PendingReview] {
+        let root = search.root
         try SnapshotFolder.requireDirectory(root)
-        guard let relativePaths = subpaths(of: root) else {
+        guard let relativePaths = subpaths(of: root, maxDepth: search.maxDepth) else {
             throw CommandLineError("\(root): cannot list the folder")
         }
         var found: [PendingReview] = []
@@ -306,21 +346,23 @@ struct PendingReview: Encodable {
             let path = PathText.join(root, relative)
             if relative.hasSuffix(ReviewEntry.suffix) {
                 found += try snapshotFailure(path)
-            } else if PathText.lastComponent(relative) == "report.json" {
+            } else if !search.entriesOnly, PathText.lastComponent(relative) == "report.json" {
                 found += try batchFailures(path)
             }
         }
         return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
     }
 
-    /// Every path under `root`, relative to it; symbolic links are listed, not followed, and
-    /// folders that cannot be read are passed over. Nil when `root` itself cannot be read.
-    static func subpaths(of root: String) -> [String]? {
+    /// Every path under `root`, relative to it, at most `maxDepth` components deep; symbolic
+    /// links are listed, not followed, and folders that cannot be read are passed over. Nil when
+    /// `root` itself cannot be read.
+    static func subpaths(of root: String, maxDepth: Int? = nil) -> [String]? {
         guard let top = try? FileManager.default.contentsOfDirectory(atPath: root) else { return nil }
         var found: [String] = []
         var pending = top
         while let relative = pending.popLast() {
             found.append(relative)
+            if let maxDepth, relative.split(separator: "/").count >= maxDepth { continue }
             var status = stat()
             guard lstat(PathText.join(root, relative), &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
                 let names = try? FileManager.default.contentsOfDirectory(atPath: PathText.join(root, relative))
