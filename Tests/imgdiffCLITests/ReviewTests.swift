@@ -128,7 +128,7 @@ final class ReviewTests: XCTestCase {
         for mode in ["--list", "--json", "--accept-all"] {
             let broken = try review("joined", mode)
             XCTAssertEqual(broken.status, 2, mode)
-            XCTAssertTrue(broken.stderr.hasPrefix("imgdiff: error: joined/report.json: not a readable imgdiff batch report"), broken.stderr)
+            XCTAssertEqual(broken.stderr, "imgdiff: warning: joined/report.json: not a readable imgdiff batch report (not valid JSON); run batch again\n")
         }
         try FileManager.default.createDirectory(at: work.appendingPathComponent("other"), withIntermediateDirectories: true)
         try Data("{\"someone else's\": 1}".utf8).write(to: work.appendingPathComponent("other/report.json"))
@@ -136,7 +136,37 @@ final class ReviewTests: XCTestCase {
         try Data("{".utf8).write(to: work.appendingPathComponent("other/t.1.imgdiff.json"))
         let entry = try review("other")
         XCTAssertEqual(entry.status, 2)
-        XCTAssertEqual(entry.stderr, "imgdiff: error: other/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again\n")
+        XCTAssertEqual(entry.stderr, "imgdiff: warning: other/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again\n")
+    }
+
+    /// A report or entry of imgdiff's that cannot be read is a warning of one line, naming it;
+    /// the rest are listed and accepted, and the run ends with 2.
+    func testUnreadableFilesAreToldAndTheRestReviewed() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        let artifacts = work.appendingPathComponent("artifacts")
+        try writeSnapshotFailure(artifacts: artifacts.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "a")
+        try FileManager.default.createDirectory(at: artifacts.appendingPathComponent("report"), withIntermediateDirectories: true)
+        try Data("{\"referenceDirectory\": \"ref\", \"newDirectory\": 3}".utf8).write(to: artifacts.appendingPathComponent("report/report.json"))
+        try Data("{".utf8).write(to: artifacts.appendingPathComponent("SceneTests/t.1.imgdiff.json"))
+        let warnings = """
+            imgdiff: warning: artifacts/SceneTests/t.1.imgdiff.json: not a readable imgdiff review entry; delete it, or run the test again
+            imgdiff: warning: artifacts/report/report.json: not a readable imgdiff batch report (newDirectory is of the wrong type); run batch again
+
+            """
+        let listed = try review("artifacts", "--list")
+        XCTAssertEqual(listed.status, 2)
+        XCTAssertTrue(listed.stdout.hasPrefix("[1/1] snapshot testBadge.a: "), listed.stdout)
+        XCTAssertEqual(listed.stderr, warnings)
+        let json = try review("artifacts", "--json")
+        XCTAssertEqual(json.status, 2)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [Any])?.count, 1, json.stdout)
+        let accepted = try review("artifacts", "--accept-all")
+        XCTAssertEqual(accepted.status, 2)
+        XCTAssertEqual(accepted.stdout, "accepted: \(snapshots.appendingPathComponent("testBadge.a.png").path)\n")
+        XCTAssertEqual(accepted.stderr, warnings)
+        let none = try review("artifacts")
+        XCTAssertEqual(none.status, 2)
+        XCTAssertEqual(none.stdout, "Nothing to review (searched artifacts)\n")
     }
 
     /// A batch pair is accepted only as the report shows it: while the new image is the one

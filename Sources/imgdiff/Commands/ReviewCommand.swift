@@ -85,35 +85,48 @@ struct ReviewCommand: ParsableCommand {
             shown: "\(temporary), the temporary directory, for snapshot entries only, as SNAPSHOT_ARTIFACTS is unset; give a DIR for a batch report")
     }
 
+    /// DIR, or the default search.
+    var search: PendingReview.Search {
+        directory.map { PendingReview.Search(root: $0) } ?? Self.defaultSearch(environment: ProcessInfo.processInfo.environment)
+    }
+
     func run() throws {
-        let search = directory.map { PendingReview.Search(root: $0) } ?? Self.defaultSearch(environment: ProcessInfo.processInfo.environment)
         let failures: [PendingReview]
+        let unreadable: [CommandLineError]
         do {
-            failures = try PendingReview.find(search)
+            (failures, unreadable) = try PendingReview.find(search)
         } catch {
             Console.error(error.description)
             throw ExitCode(2)
         }
+        // A file that cannot be read is told, and the rest reviewed; the run ends with 2.
+        for problem in unreadable { Console.warning(problem.description) }
+        let status = run(failures)
+        throw ExitCode(unreadable.isEmpty ? status : 2)
+    }
+
+    /// Lists, accepts or asks about the failures found; the exit status.
+    func run(_ failures: [PendingReview]) -> Int32 {
         if json {
             let data = (try? JSONOutput.encode(failures)) ?? Array("[]".utf8)
             print(String(decoding: data, as: UTF8.self))
-            throw ExitCode(failures.isEmpty ? 0 : 1)
+            return failures.isEmpty ? 0 : 1
         }
         if failures.isEmpty {
             Console.line("Nothing to review (searched \(search.shown))")
-            return
+            return 0
         }
         let asks = interactive || (!list && !acceptAll && isatty(0) != 0 && isatty(1) != 0)
         if acceptAll {
-            throw ExitCode(accept(failures))
+            return accept(failures)
         }
         if !asks {
             for (index, failure) in failures.enumerated() {
                 Console.line("\(failure.line(index + 1, of: failures.count)); \(failure.target)")
             }
-            throw ExitCode(1)
+            return 1
         }
-        throw ExitCode(ask(failures))
+        return ask(failures)
     }
 
     /// Accepts every failure; 2 if any could not be.
@@ -329,28 +342,30 @@ struct PendingReview: Encodable {
         }
     }
 
-    /// Every failure under `root`, snapshot entries and batch reports, sorted by name.
-    static func find(under root: String) throws(CommandLineError) -> [PendingReview] {
-        try find(Search(root: root))
-    }
-
-    /// Every failure the search finds, sorted by name.
-    static func find(_ search: Search) throws(CommandLineError) -> [PendingReview] {
+    /// Every failure the search finds, sorted by name, and a problem for each entry or batch
+    /// report of imgdiff's that cannot be read (in the order found). Only a folder that cannot
+    /// be searched is an error.
+    static func find(_ search: Search) throws(CommandLineError) -> (failures: [PendingReview], unreadable: [CommandLineError]) {
         let root = search.root
         try SnapshotFolder.requireDirectory(root)
         guard let relativePaths = subpaths(of: root, maxDepth: search.maxDepth) else {
             throw CommandLineError("\(root): cannot list the folder")
         }
         var found: [PendingReview] = []
-        for relative in relativePaths {
+        var unreadable: [CommandLineError] = []
+        for relative in relativePaths.sorted() {
             let path = PathText.join(root, relative)
-            if relative.hasSuffix(ReviewEntry.suffix) {
-                found += try snapshotFailure(path)
-            } else if !search.entriesOnly, PathText.lastComponent(relative) == "report.json" {
-                found += try batchFailures(path)
+            do throws(CommandLineError) {
+                if relative.hasSuffix(ReviewEntry.suffix) {
+                    found += try snapshotFailure(path)
+                } else if !search.entriesOnly, PathText.lastComponent(relative) == "report.json" {
+                    found += try batchFailures(path)
+                }
+            } catch {
+                unreadable.append(error)
             }
         }
-        return found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }
+        return (found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }, unreadable)
     }
 
     /// Every path under `root`, relative to it, at most `maxDepth` components deep; symbolic
@@ -372,8 +387,8 @@ struct PendingReview: Encodable {
         return found
     }
 
-    /// The failure an entry file lists; an entry that cannot be read is an error, as its name
-    /// is imgdiff's.
+    /// The failure an entry file lists; an entry that cannot be read is a problem to report
+    /// (review goes on with the rest, and ends with 2), as its name is imgdiff's.
     static func snapshotFailure(_ path: String) throws(CommandLineError) -> [PendingReview] {
         guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: [UInt8](data)) else {
             throw CommandLineError("\(path): not a readable imgdiff review entry; delete it, or run the test again")
@@ -461,8 +476,8 @@ struct PendingReview: Encodable {
 
     /// The changed and new pairs of a batch report whose reference does not yet hold the new
     /// image (an accepted pair is not listed again). A report.json that is not imgdiff's (no
-    /// report beside it, no batch keys) is passed over; one that is, but cannot be read, is an
-    /// error. The pairs of runs that `merge-reports` joined side by side are listed but not
+    /// report beside it, no batch keys) is passed over; one that is, but cannot be read, is a
+    /// problem to report (review goes on with the rest, and ends with 2). The pairs of runs that `merge-reports` joined side by side are listed but not
     /// accepted here, as `merge-reports --approve` refuses them: two new images may claim one
     /// reference.
     static func batchFailures(_ path: String) throws(CommandLineError) -> [PendingReview] {
@@ -474,7 +489,7 @@ struct PendingReview: Encodable {
             report = try JSONDecoder().decode(BatchEntry.self, from: data)
         } catch {
             guard isImgdiffReport(path, data) else { return [] }
-            throw CommandLineError("\(path): not a readable imgdiff batch report (\(error)); run batch again")
+            throw CommandLineError("\(path): not a readable imgdiff batch report (\(Self.decodingProblem(error))); run batch again")
         }
         try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         let sideBySide = report.command?.first == MergeReportsCommand._commandName
@@ -510,6 +525,27 @@ struct PendingReview: Encodable {
                 }
             }
             return failure
+        }
+    }
+
+    /// What is wrong with JSON that does not decode, in a few words: not Swift's description,
+    /// which runs over several lines of coding paths.
+    static func decodingProblem(_ error: any Error) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "no \(field(context.codingPath + [key]))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "\(field(context.codingPath)) is of the wrong type"
+        case .dataCorrupted(let context)? where !context.codingPath.isEmpty:
+            return "\(field(context.codingPath)) is not valid"
+        default:
+            return "not valid JSON"
         }
     }
 
