@@ -219,7 +219,8 @@ public struct ComparisonSettings: Sendable, Equatable, Codable {
     /// A judging problem as the file spells it: its keys where the message names the CLI's
     /// options.
     static func inKeys(_ problem: String) -> String {
-        [("--antialiasing", "antialiasing"), ("--max-diff-pixels", "maxDiffPixels"), ("--max-diff-ratio", "maxDiffRatio")]
+        [("--antialiasing", "antialiasing"), ("--count-antialiased", "countAntialiased"), ("--max-diff-pixels", "maxDiffPixels"),
+         ("--max-diff-ratio", "maxDiffRatio")]
             .reduce(problem) { $0.replacing($1.0, with: $1.1) }
     }
 

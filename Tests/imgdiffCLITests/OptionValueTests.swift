@@ -31,6 +31,9 @@ final class OptionValueTests: XCTestCase {
             (["--metric", "ae", "--ignore", "0:0-5:5"], "ae counts pixels as ImageMagick's compare does, over the whole image: --ignore and --ignore-mask do not apply to it"),
             (["--metric", "mse", "--antialiasing"], "mse counts pixels as ImageMagick's compare does, which finds no anti-aliasing"),
             (["--metric", "psnr", "--max-diff-ratio", "1"], "psnr judges a pair by its figure against the threshold, not by a count of pixels"),
+            // The structural mode and ssim-cie94 tell anti-aliasing apart themselves: the option changed nothing.
+            (["--metric", "structural", "--antialiasing", "--count-antialiased"], "structural tells anti-aliasing from change itself"),
+            (["--metric", "ssim-cie94", "--antialiasing"], "ssim-cie94 tells anti-aliasing from change by its own structure test"),
             // Without `ae` or --diff, a fuzz would change nothing.
             (["--fuzz", "5%"], "--fuzz is the tolerance of --metric ae and of --diff's image; judged by yiq with no --diff"),
             (["--metric", "cie94", "--fuzz", "5%", "--json"], "judged by cie94 with no --diff, it would change nothing"),

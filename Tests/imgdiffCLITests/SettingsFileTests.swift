@@ -113,6 +113,7 @@ final class SettingsFileTests: XCTestCase {
             (#"{"metric": "cie94", "maxDiffRatio": 2}"#, "maxDiffRatio must be between 0 and 1"),
             (#"{"metric": "ae", "antialiasing": true}"#, "antialiasing does not apply to it"),
             (#"{"metric": "psnr", "maxDiffPixels": 5}"#, "maxDiffPixels and maxDiffRatio do not apply to it"),
+            (#"{"metric": "structural", "antialiasing": true}"#, "(countAntialiased counts it instead): antialiasing does not apply to it"),
             (#"{"threshold": 2}"#, #"missing "metric""#),
             (#"{"metric": 3}"#, "metric: wrong type"),
             (#"{"metric": "yiq", "explanation": ["fine", 1]}"#, "explanation[1]: wrong type"),

@@ -174,7 +174,9 @@ public struct ComparisonOptions: Sendable {
     /// nothing (``ComparisonMetric/thresholdProblem``); ignored pixels or anti-aliasing beside
     /// `ae` or an ImageMagick figure, which count every pixel as ImageMagick's `compare` does;
     /// an allowance of differing pixels beside an ImageMagick figure, which judges by the
-    /// figure alone; an allowance below 0, or a share outside 0…1.
+    /// figure alone; anti-aliasing ignored beside `structural` or `ssim-cie94`, which tell it
+    /// apart themselves (the option changed nothing); an allowance below 0, or a share outside
+    /// 0…1.
     public var judgingProblem: String? {
         if let problem = metric.thresholdProblem { return problem }
         if let maxPixels = allowance.maxPixels, maxPixels < 0 {
@@ -195,6 +197,10 @@ public struct ComparisonOptions: Sendable {
             if case .imageMagick = metric, !allowance.allowsNoDifference {
                 return "\(name) judges a pair by its figure against the threshold, not by a count of pixels: --max-diff-pixels and --max-diff-ratio do not apply to it"
             }
+        case .structural where ignoreAntialiasing:
+            return "structural tells anti-aliasing from change itself (--count-antialiased counts it instead): --antialiasing does not apply to it"
+        case .ssimCIE94 where ignoreAntialiasing:
+            return "ssim-cie94 tells anti-aliasing from change by its own structure test: --antialiasing does not apply to it"
         default: break
         }
         return nil
