@@ -30,7 +30,9 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     public static let suffix = ".imgdiff.json"
 
     /// An entry with the given fields; `imgdiff review` opens its paths as written, relative ones
-    /// from its own working directory.
+    /// from its own working directory, except that the artifacts (``failure``, ``review``,
+    /// ``recordedReference``), which the strategies write beside the entry, are taken from
+    /// beside it when it lies elsewhere than they say (its folder moved, or downloaded from CI).
     public init(
         test: String, reference: String?, failure: String, review: String?, summary: String, recordedReference: String? = nil,
         twins: [String]? = nil

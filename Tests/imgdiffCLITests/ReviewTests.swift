@@ -344,6 +344,45 @@ final class ReviewTests: XCTestCase {
         XCTAssertTrue(empty.stderr.hasSuffix("SceneTests/none: no such directory\n"), empty.stderr)
     }
 
+    /// An entry names its artifacts by absolute path: once the artifacts folder moves (a CI
+    /// artefact downloaded), they are found beside the entry; where the old folder still holds
+    /// other files (a later run's), the entry's own are the ones beside it.
+    func testMovedArtifactsAreAccepted() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        let fail = SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")
+        let artifacts = work.appendingPathComponent("artifacts")
+        try writeSnapshotFailure(artifacts: artifacts.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "a")
+        try FileManager.default.moveItem(at: artifacts, to: work.appendingPathComponent("downloaded"))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try review("downloaded", "--json").stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.first?["new"] as? String, "downloaded/SceneTests/testBadge.a.failure.png")
+        XCTAssertNil(json.first?["refusal"] as? String)
+        let moved = try review("downloaded", "--accept-all")
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testBadge.a.png")), try Data(contentsOf: fail))
+
+        let copied = work.appendingPathComponent("copied")
+        try writeSnapshotFailure(artifacts: artifacts.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "b")
+        try FileManager.default.copyItem(at: artifacts, to: copied)
+        let later = artifacts.appendingPathComponent("SceneTests/testBadge.b.failure.png")
+        try FileManager.default.removeItem(at: later)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("ref/home.png"), to: later)
+        try FileManager.default.removeItem(at: artifacts.appendingPathComponent("SceneTests/testBadge.b.imgdiff.json"))
+        let run = try review("copied", "--accept-all")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testBadge.b.png")), try Data(contentsOf: fail))
+
+        // Without the reference the test read beside it, the message says what is missing.
+        try writeSnapshotFailure(artifacts: artifacts.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "c")
+        try FileManager.default.moveItem(at: artifacts, to: work.appendingPathComponent("moved"))
+        try FileManager.default.removeItem(at: work.appendingPathComponent("moved/SceneTests/testBadge.c.reference.png"))
+        let missing = try review("moved", "--accept-all")
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(
+            missing.stderr.hasPrefix(
+                "imgdiff: error: testBadge.c: its entry does not show the reference the test failed against beside it: no testBadge.c.reference.png in moved/SceneTests; "),
+            missing.stderr)
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")

@@ -291,11 +291,13 @@ struct PendingReview: Encodable {
             throw CommandLineError("\(reference): not a regular file; a snapshot's reference is replaced only as a file")
         }
         if status.st_size == 0 { return }
-        guard let recordedReference, let entry,
-            SnapshotFolder.resolved(PathText.parent(of: recordedReference)) == SnapshotFolder.resolved(PathText.parent(of: entry))
-        else {
+        guard let recordedReference, let entry else {
             throw CommandLineError(
-                "\(name): its entry does not show the reference the test failed against beside it (an entry of an earlier imgdiff, or not the adapter's); run the test again")
+                "\(name): its entry does not show the reference the test failed against beside it: it names none (an entry of an earlier imgdiff, or not the strategies'); run the test again")
+        }
+        guard SnapshotFolder.resolved(PathText.parent(of: recordedReference)) == SnapshotFolder.resolved(PathText.parent(of: entry)) else {
+            throw CommandLineError(
+                "\(name): its entry does not show the reference the test failed against beside it: no \(PathText.lastComponent(recordedReference)) in \(PathText.parent(of: entry)); keep an entry with the artifacts of its failure, or run the test again")
         }
         let recorded: RGBAImage
         do throws(ImageFileError) {
@@ -390,9 +392,12 @@ struct PendingReview: Encodable {
     /// The failure an entry file lists; an entry that cannot be read is a problem to report
     /// (review goes on with the rest, and ends with 2), as its name is imgdiff's.
     static func snapshotFailure(_ path: String) throws(CommandLineError) -> [PendingReview] {
-        guard let data = FileManager.default.contents(atPath: path), let entry = ReviewEntry(bytes: [UInt8](data)) else {
+        guard let data = FileManager.default.contents(atPath: path), var entry = ReviewEntry(bytes: [UInt8](data)) else {
             throw CommandLineError("\(path): not a readable imgdiff review entry; delete it, or run the test again")
         }
+        entry.failure = besideEntry(entry.failure, entry: path)
+        entry.review = entry.review.map { besideEntry($0, entry: path) }
+        entry.recordedReference = entry.recordedReference.map { besideEntry($0, entry: path) }
         let name = String(PathText.lastComponent(path).dropLast(ReviewEntry.suffix.count))
         var failure = PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
@@ -418,6 +423,20 @@ struct PendingReview: Encodable {
             }
         }
         return [failure]
+    }
+
+    /// One of an entry's artifacts (the failure, the review image, the reference the test read),
+    /// which the strategies write beside the entry and name by absolute path: the file of that
+    /// name beside the entry, when the entry lies elsewhere than it says (its folder moved, or
+    /// downloaded from CI) and the file is there; otherwise the path as the entry gives it.
+    static func besideEntry(_ artifact: String, entry: String) -> String {
+        let folder = PathText.parent(of: entry)
+        if SnapshotFolder.resolved(PathText.parent(of: artifact)) == SnapshotFolder.resolved(folder) { return artifact }
+        let name = PathText.lastComponent(artifact)
+        guard !name.isEmpty, name != ".", name != ".." else { return artifact }
+        let beside = PathText.join(folder, name)
+        var status = stat()
+        return lstat(beside, &status) == 0 ? beside : artifact
     }
 
     /// Which of identical references failed: the one whose name swift-snapshot-testing gave the
