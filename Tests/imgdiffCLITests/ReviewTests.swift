@@ -383,6 +383,27 @@ final class ReviewTests: XCTestCase {
             missing.stderr)
     }
 
+    /// A failure that cannot be accepted does not end an interactive review: its error is told,
+    /// the rest are asked about, and the run ends with 2.
+    func testAnInteractiveReviewGoesOnAfterAFailedAccept() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        let artifacts = work.appendingPathComponent("artifacts/SceneTests")
+        for name in ["a", "b"] { try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: name) }
+        let recordedAgain = fixtures.appendingPathComponent("ref/home.png")
+        try FileManager.default.removeItem(at: snapshots.appendingPathComponent("testBadge.a.png"))
+        try FileManager.default.copyItem(at: recordedAgain, to: snapshots.appendingPathComponent("testBadge.a.png"))
+        let run = try review("artifacts", "--interactive", input: "a\na\n")
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertEqual(
+            run.stderr,
+            "imgdiff: error: \(snapshots.appendingPathComponent("testBadge.a.png").path): changed since this failure (recorded again, or accepted); run the test again\n")
+        XCTAssertTrue(run.stdout.contains("accepted: \(snapshots.appendingPathComponent("testBadge.b.png").path)"), run.stdout)
+        XCTAssertEqual(try Data(contentsOf: snapshots.appendingPathComponent("testBadge.a.png")), try Data(contentsOf: recordedAgain))
+        XCTAssertEqual(
+            try Data(contentsOf: snapshots.appendingPathComponent("testBadge.b.png")),
+            try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")

@@ -144,9 +144,11 @@ struct ReviewCommand: ParsableCommand {
         return status
     }
 
-    /// The keyboard loop: one failure at a time.
+    /// The keyboard loop: one failure at a time. A failure that cannot be accepted is told, and
+    /// the rest still asked about, as ``accept(_:)`` goes on; the loop then ends with 2.
     func ask(_ failures: [PendingReview]) -> Int32 {
         var remaining = 0
+        var failed = false
         var acceptingAll = false
         for (index, failure) in failures.enumerated() {
             Console.line("")
@@ -174,7 +176,7 @@ struct ReviewCommand: ParsableCommand {
                     Console.line("accepted: \(failure.reference ?? failure.name)")
                 } catch {
                     Console.error(error.description)
-                    return 2
+                    failed = true
                 }
             case "r":
                 if failure.reject() {
@@ -184,12 +186,12 @@ struct ReviewCommand: ParsableCommand {
                     remaining += 1
                 }
             case "q":
-                return 1
+                return failed ? 2 : 1
             default:
                 remaining += 1
             }
         }
-        return remaining == 0 ? 0 : 1
+        return failed ? 2 : remaining == 0 ? 0 : 1
     }
 }
 
