@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import ImageDiff
 import TestSupport
 import XCTest
 
@@ -402,6 +404,30 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(
             try Data(contentsOf: snapshots.appendingPathComponent("testBadge.b.png")),
             try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
+    }
+
+    /// "Changed since this failure" compares 16-bit samples when the reference has them: one
+    /// recorded again with changes in the low bytes only is not replaced.
+    func testASixteenBitReferenceChangedInItsLowBytesIsNotReplaced() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        let artifacts = work.appendingPathComponent("artifacts/SceneTests")
+        try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: "a")
+        func deep(_ low: UInt16) throws -> Data {
+            let samples = (0..<(8 * 8 * 4)).map { UInt16($0 % 100) << 8 | low }
+            return Data(try PNGEncoder.encode(RGBAImage(width: 8, height: 8, samples16: samples, hasAlpha: true)))
+        }
+        let reference = snapshots.appendingPathComponent("testBadge.a.png")
+        try deep(0xF0).write(to: artifacts.appendingPathComponent("testBadge.a.reference.png"))
+        try deep(0xFE).write(to: reference)
+        let run = try review("artifacts", "--accept-all")
+        XCTAssertEqual(run.status, 2, run.stdout)
+        XCTAssertTrue(run.stderr.contains("\(reference.path): changed since this failure"), run.stderr)
+        XCTAssertEqual(try Data(contentsOf: reference), try deep(0xFE))
+
+        try deep(0xF0).write(to: reference)
+        let same = try review("artifacts", "--accept-all")
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(try Data(contentsOf: reference), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
     }
 
     func testSnapshotEntriesAcceptedAndRejected() throws {

@@ -313,9 +313,18 @@ struct PendingReview: Encodable {
         } catch {
             throw CommandLineError("\(error.description); so it is not shown to be the reference the test failed against, and is left as it is")
         }
-        guard current.width == recorded.width, current.height == recorded.height, current.pixels == recorded.pixels else {
+        guard current.width == recorded.width, current.height == recorded.height, Self.sameSamples(current, recorded) else {
             throw CommandLineError("\(reference): changed since this failure (recorded again, or accepted); run the test again")
         }
+    }
+
+    /// Whether two images of one size hold the same samples: their 16-bit samples when either
+    /// has them (an 8-bit sample v widened as v × 257), so that a 16-bit reference changed only
+    /// in its low bytes is told apart; else their 8-bit ones.
+    static func sameSamples(_ first: RGBAImage, _ second: RGBAImage) -> Bool {
+        guard first.samples16 != nil || second.samples16 != nil else { return first.pixels == second.pixels }
+        func wide(_ image: RGBAImage) -> [UInt16] { image.samples16 ?? image.pixels.map { UInt16($0) &* 257 } }
+        return wide(first) == wide(second)
     }
 
     /// Forgets a snapshot failure, and says whether it did: a batch pair stays in its report
