@@ -430,6 +430,34 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: reference), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
     }
 
+    /// An empty reference is replaced only as any other: with the entry's evidence beside it,
+    /// an empty recorded reference; the strategies write none, so an entry cannot overwrite an
+    /// empty file of the project.
+    func testAnEmptyReferenceNeedsItsEvidence() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        let artifacts = work.appendingPathComponent("artifacts/SceneTests")
+        let entryPath = try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: "a")
+        let empty = work.appendingPathComponent("empty.txt")
+        try Data().write(to: empty)
+        var entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: entryPath)) as? [String: Any])
+        entry["reference"] = empty.path
+        for (recorded, problem) in [
+            (nil, "testBadge.a: its entry does not show the reference the test failed against beside it: it names none"),
+            (entry["recordedReference"], "\(empty.path): changed since this failure"),
+        ] {
+            entry["recordedReference"] = recorded
+            try JSONSerialization.data(withJSONObject: entry).write(to: entryPath)
+            let run = try review("artifacts", "--accept-all")
+            XCTAssertEqual(run.status, 2, run.stdout)
+            XCTAssertTrue(run.stderr.hasPrefix("imgdiff: error: \(problem)"), run.stderr)
+            XCTAssertEqual(try Data(contentsOf: empty), Data())
+        }
+        try Data().write(to: artifacts.appendingPathComponent("testBadge.a.reference.png"))
+        let shown = try review("artifacts", "--accept-all")
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(try Data(contentsOf: empty), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")

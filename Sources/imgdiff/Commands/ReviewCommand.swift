@@ -283,7 +283,8 @@ struct PendingReview: Encodable {
     /// Refuses to replace a snapshot's reference unless it is the file the test failed
     /// against: the reference must be an existing file, not a link, and still hold the pixels
     /// the test read: those of ``recordedReference``, which lies beside the entry (an empty
-    /// reference, recorded from a snapshot that could not be made, has none).
+    /// reference, recorded from a snapshot that could not be made, is shown only by an empty
+    /// recorded reference).
     func checkSnapshotReference(_ reference: String) throws(CommandLineError) {
         var status = stat()
         guard lstat(reference, &status) == 0 else {
@@ -292,7 +293,6 @@ struct PendingReview: Encodable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw CommandLineError("\(reference): not a regular file; a snapshot's reference is replaced only as a file")
         }
-        if status.st_size == 0 { return }
         guard let recordedReference, let entry else {
             throw CommandLineError(
                 "\(name): its entry does not show the reference the test failed against beside it: it names none (an entry of an earlier imgdiff, or not the strategies'); run the test again")
@@ -300,6 +300,17 @@ struct PendingReview: Encodable {
         guard SnapshotFolder.resolved(PathText.parent(of: recordedReference)) == SnapshotFolder.resolved(PathText.parent(of: entry)) else {
             throw CommandLineError(
                 "\(name): its entry does not show the reference the test failed against beside it: no \(PathText.lastComponent(recordedReference)) in \(PathText.parent(of: entry)); keep an entry with the artifacts of its failure, or run the test again")
+        }
+        if status.st_size == 0 {
+            // An empty reference needs its evidence as much as any: only a recorded reference
+            // that is empty too shows it. The strategies write no entry for one (they fail the
+            // test with "the stored reference is empty or not an image", to delete and record
+            // again), so in practice an empty reference is left as it is.
+            var recordedStatus = stat()
+            guard lstat(recordedReference, &recordedStatus) == 0, recordedStatus.st_mode & S_IFMT == S_IFREG, recordedStatus.st_size == 0 else {
+                throw CommandLineError("\(reference): changed since this failure (recorded again, or accepted); run the test again")
+            }
+            return
         }
         let recorded: RGBAImage
         do throws(ImageFileError) {
