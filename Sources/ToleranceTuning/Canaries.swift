@@ -12,7 +12,14 @@ import ImageDiff
 /// - ``Kind/shiftedBlock``: the 48 × 24 block of most detail moved 2 px right;
 /// - ``Kind/removedLine``: a 1-px line, 32 px of it, painted over with the ground beside it
 ///   where the noise pair's new image draws it.
-/// A canary whose change would alter next to nothing (a flat image) is left out.
+///
+/// A canary is a visible change of its reference: every window is chosen among the reference's
+/// opaque pixels (alpha 255, where the comparisons see a colour at its full size; over a
+/// translucent pixel, blended over white, a shift of ΔE94 3 shows as a fainter one, and over a
+/// fully transparent pixel as none), detail is measured between colours as the comparisons see
+/// them (blended over white), and a canary that changes fewer than
+/// ``minimumChangedPixels`` pixels as they are seen (a flat image, a reference with no opaque
+/// area large enough) is left out.
 public enum Canaries {
     /// The kinds of change; the raw value names a canary in reports (`PAIR + faint-patch`) and in
     /// `--write-canaries` file names.
@@ -26,6 +33,10 @@ public enum Canaries {
     /// The colour change of the faint patches, in CIE94 ΔE.
     public static let faintDeltaE = 3.0
 
+    /// The fewest pixels, as the comparisons see them (blended over white), a canary must change
+    /// to be made.
+    public static let minimumChangedPixels = 8
+
     /// `actual` with each kind of change applied, where the change alters enough pixels.
     public static func make(reference: RGBAImage, actual: RGBAImage) -> [(kind: Kind, image: RGBAImage)] {
         guard reference.size == actual.size else { return [] }
@@ -33,13 +44,17 @@ public enum Canaries {
     }
 
     /// `actual` with one change of `kind` where `reference` has the most detail, or `nil` when the
-    /// image is too small or too flat for the change to show.
+    /// image is too small or too flat for the change to show, or has no opaque area for it.
     static func apply(_ kind: Kind, reference: RGBAImage, to actual: RGBAImage) -> RGBAImage? {
         switch kind {
         case .faintPatch:
-            return busiestWindow(reference, width: 40, height: 12).map { faintPatch(actual, at: $0, width: 40, height: 12) }
+            return busiestWindow(reference, width: 40, height: 12).flatMap {
+                visible(faintPatch(actual, at: $0, width: 40, height: 12), over: actual)
+            }
         case .faintSpot:
-            return flattestWindow(reference, width: 10, height: 5).map { faintPatch(actual, at: $0, width: 10, height: 5) }
+            return flattestWindow(reference, width: 10, height: 5).flatMap {
+                visible(faintPatch(actual, at: $0, width: 10, height: 5), over: actual)
+            }
         case .shiftedBlock: return shiftedBlock(reference: reference, actual: actual)
         case .removedLine: return removedLine(reference: reference, actual: actual)
         }
@@ -96,17 +111,19 @@ public enum Canaries {
                 image[x, y] = actual[max(x - distance, 0), y]
             }
         }
-        return changedPixels(actual, image) >= 8 ? image : nil
+        return visible(image, over: actual)
     }
 
     static func removedLine(reference: RGBAImage, actual: RGBAImage) -> RGBAImage? {
         let length = 32
         guard reference.width >= length, reference.height >= 3 else { return nil }
-        /// The row segment's colour when it is one colour (within 8 levels), else `nil`.
+        /// The row segment's colour when it is one opaque colour (within 8 levels), else `nil`.
         func uniformColour(_ x: Int, _ y: Int) -> RGBA? {
             let first = reference[x, y]
+            guard first.a == 255 else { return nil }
             for dx in 1..<length {
                 let p = reference[x + dx, y]
+                guard p.a == 255 else { return nil }
                 if abs(Int(p.r) - Int(first.r)) > 8 || abs(Int(p.g) - Int(first.g)) > 8 || abs(Int(p.b) - Int(first.b)) > 8 {
                     return nil
                 }
@@ -138,16 +155,16 @@ public enum Canaries {
         let ground = distance(fromRule: row - 1) >= distance(fromRule: row + 1) ? row - 1 : row + 1
         var image = actual
         for dx in 0..<length { image[line.x + dx, row] = actual[line.x + dx, ground] }
-        return changedPixels(actual, image) >= 8 ? image : nil
+        return visible(image, over: actual)
     }
 
-    /// The top-left corner of the `width × height` window (on a grid of half its size) whose
-    /// pixels differ most from their right and lower neighbours.
+    /// The top-left corner of the opaque `width × height` window (on a grid of half its size)
+    /// whose pixels differ most from their right and lower neighbours.
     static func busiestWindow(_ image: RGBAImage, width: Int, height: Int) -> (x: Int, y: Int)? {
         window(image, width: width, height: height) { $0 > $1 }
     }
 
-    /// The window whose pixels differ least from their neighbours (the first of equals).
+    /// The opaque window whose pixels differ least from their neighbours (the first of equals).
     static func flattestWindow(_ image: RGBAImage, width: Int, height: Int) -> (x: Int, y: Int)? {
         window(image, width: width, height: height) { $0 < $1 }
     }
@@ -156,11 +173,13 @@ public enum Canaries {
         guard image.width >= width + 1, image.height >= height + 1 else { return nil }
         var best: (x: Int, y: Int, detail: Int)?
         for y in stride(from: 0, through: image.height - height - 1, by: max(height / 2, 1)) {
-            for x in stride(from: 0, through: image.width - width - 1, by: max(width / 2, 1)) {
+            candidates: for x in stride(from: 0, through: image.width - width - 1, by: max(width / 2, 1)) {
                 var detail = 0
                 for wy in y..<(y + height) {
                     for wx in x..<(x + width) {
-                        let p = image[wx, wy], right = image[wx + 1, wy], below = image[wx, wy + 1]
+                        let p = image[wx, wy]
+                        guard p.a == 255 else { continue candidates }
+                        let right = overWhite(image[wx + 1, wy]), below = overWhite(image[wx, wy + 1])
                         detail += abs(Int(p.r) - Int(right.r)) + abs(Int(p.g) - Int(right.g)) + abs(Int(p.b) - Int(right.b))
                         detail += abs(Int(p.r) - Int(below.r)) + abs(Int(p.g) - Int(below.g)) + abs(Int(p.b) - Int(below.b))
                     }
@@ -172,6 +191,13 @@ public enum Canaries {
         return (best.x, best.y)
     }
 
+    /// `canary` when it changes at least ``minimumChangedPixels`` pixels of `actual` as the
+    /// comparisons see them, else `nil`.
+    static func visible(_ canary: RGBAImage, over actual: RGBAImage) -> RGBAImage? {
+        visiblyChangedPixels(actual, canary) >= minimumChangedPixels ? canary : nil
+    }
+
+    /// The pixels whose samples differ.
     static func changedPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
         var count = 0
         for index in stride(from: 0, to: a.pixels.count, by: 4)
@@ -179,5 +205,29 @@ public enum Canaries {
             count += 1
         }
         return count
+    }
+
+    /// The pixels whose colours, blended over white, differ.
+    static func visiblyChangedPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+        let (pa, pb) = (a.pixels, b.pixels)
+        var count = 0
+        for index in stride(from: 0, to: min(pa.count, pb.count), by: 4) where pa[index..<(index + 4)] != pb[index..<(index + 4)] {
+            let x = RGBA(pa[index], pa[index + 1], pa[index + 2], pa[index + 3])
+            let y = RGBA(pb[index], pb[index + 1], pb[index + 2], pb[index + 3])
+            if overWhite(x) != overWhite(y) { count += 1 }
+        }
+        return count
+    }
+
+    /// The pixel as the comparisons see it: blended over white, opaque (`c·α + 255·(1 − α)`,
+    /// rounded to the nearest level, as `ImageDiff`'s comparisons blend it).
+    static func overWhite(_ pixel: RGBA) -> RGBA {
+        guard pixel.a != 255 else { return pixel }
+        let alpha = Int(pixel.a)
+        func blended(_ c: UInt8) -> UInt8 {
+            let value: Int = Int(c) * alpha + 255 * (255 - alpha)
+            return UInt8((value + 127) / 255)
+        }
+        return RGBA(blended(pixel.r), blended(pixel.g), blended(pixel.b))
     }
 }

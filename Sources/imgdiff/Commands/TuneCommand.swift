@@ -200,6 +200,8 @@ struct TuneCommand: AsyncParsableCommand {
             } catch {
                 throw CommandLineError(error.description)
             }
+        } else if let writeConfig {
+            warn("\(writeConfig): settings file not written: \(search.untrainedReason)")
         }
         print(json ? try output.json() : output.text())
         if let chosen = report.recommendedSetting, let warning = TuneOutput.outlierWarning(chosen) { warn(warning) }
@@ -419,9 +421,24 @@ struct SearchOutcome {
 
     var canaries: [PairEvaluation] { evaluations.filter { $0.label == .canary } }
 
+    /// Why no setting is recommended: the canaries every mode passes, or, when each fails under
+    /// some mode, those the mode that passes the fewest still passes.
+    var untrainedReason: String {
+        let canaries = self.canaries
+        let passedByAll = canaries.filter { $0.counts.allSatisfy { $0 <= 0 } }.map(\.name)
+        if !passedByAll.isEmpty {
+            return "No setting fails every canary: every mode passes \(Wording.names(passedByAll)), which differs from its reference in no pixel under any mode."
+        }
+        let nearest = TuningCandidate.grid.indices.map { index in
+            (index, canaries.filter { !$0.counts.indices.contains(index) || $0.counts[index] <= 0 }.map(\.name))
+        }.min { $0.1.count < $1.1.count }
+        guard let nearest, !nearest.1.isEmpty else { return "No setting fails every canary." }
+        return "No setting fails every canary: each mode passes one or more; the one that passes fewest, \(TuningCandidate.grid[nearest.0].label), passes \(Wording.names(nearest.1))."
+    }
+
     /// Why the setting: which pairs limit it, by what margin, and how well it generalizes.
     var explanation: [String] {
-        guard let trained else { return ["No setting fails every canary: the references are too small or too flat to make them."] }
+        guard let trained else { return [untrainedReason] }
         var lines: [String] = []
         let noiseCount = evaluations.filter { $0.label == .noise }.count
         let changeCount = evaluations.filter { $0.label == .change }.count
