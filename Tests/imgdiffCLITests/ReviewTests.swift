@@ -458,6 +458,20 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: empty), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
     }
 
+    /// A temporary file a killed accept left in a snapshot folder is removed by the next accept
+    /// there; one of a writer still running is kept.
+    func testAcceptingRemovesAKilledRunsTemporaryFiles() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
+        try writeSnapshotFailure(artifacts: work.appendingPathComponent("artifacts/SceneTests"), snapshots: snapshots, name: "a")
+        let abandoned = snapshots.appendingPathComponent(".imgdiff-tmp-2147483646-1f2e")
+        let running = snapshots.appendingPathComponent(".imgdiff-tmp-\(getpid())-1f2e")
+        for file in [abandoned, running] { try Data("half a png".utf8).write(to: file) }
+        let run = try review("artifacts", "--accept-all")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: running.path))
+    }
+
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")

@@ -132,9 +132,10 @@ struct ReviewCommand: ParsableCommand {
     /// Accepts every failure; 2 if any could not be.
     func accept(_ failures: [PendingReview]) -> Int32 {
         var status: Int32 = 0
+        var swept: Set<String> = []
         for failure in failures {
             do {
-                try failure.accept()
+                try failure.accept(sweeping: &swept)
                 Console.line("accepted: \(failure.reference ?? failure.name)")
             } catch {
                 Console.error(error.description)
@@ -149,6 +150,7 @@ struct ReviewCommand: ParsableCommand {
     func ask(_ failures: [PendingReview]) -> Int32 {
         var remaining = 0
         var failed = false
+        var swept: Set<String> = []
         var acceptingAll = false
         for (index, failure) in failures.enumerated() {
             Console.line("")
@@ -172,7 +174,7 @@ struct ReviewCommand: ParsableCommand {
             switch answer {
             case "a":
                 do {
-                    try failure.accept()
+                    try failure.accept(sweeping: &swept)
                     Console.line("accepted: \(failure.reference ?? failure.name)")
                 } catch {
                     Console.error(error.description)
@@ -241,8 +243,10 @@ struct PendingReview: Encodable {
         return "replaces \(reference)"
     }
 
-    /// Replaces the reference with the new image, atomically and durably.
-    func accept() throws(CommandLineError) {
+    /// Replaces the reference with the new image, atomically and durably. The temporary files
+    /// that killed imgdiff runs left in the reference's folder (``ImageFile/isAbandonedTemporaryName(_:)``)
+    /// are removed first, once per folder in `swept`, as batch removes those in its folders.
+    func accept(sweeping swept: inout Set<String>) throws(CommandLineError) {
         if let refusal { throw CommandLineError(refusalNamesItsFile ? refusal : "\(name): \(refusal)") }
         guard let reference else {
             throw CommandLineError("\(name): the reference is unknown (it was not found among the test's snapshots); copy \(new) by hand")
@@ -259,6 +263,8 @@ struct PendingReview: Encodable {
             } else {
                 try checkSnapshotReference(reference)
             }
+            let folder = PathText.parent(of: reference)
+            if swept.insert(folder).inserted { Self.removeAbandonedTemporaryFiles(in: folder) }
             try ImageFile.write(bytes, to: reference, durable: true)
         } catch let error as ImageFileError {
             throw CommandLineError(error.description)
@@ -268,6 +274,15 @@ struct PendingReview: Encodable {
             throw CommandLineError("\(reference): \(SystemError.reason(error))")
         }
         if let entry { try? FileManager.default.removeItem(atPath: entry) }
+    }
+
+    /// Removes the files in `folder` that are imgdiff's temporary files of a run no longer
+    /// running (a `kill -9` during an accept): nothing else would.
+    static func removeAbandonedTemporaryFiles(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
+            _ = unlink(PathText.join(folder, name))
+        }
     }
 
     /// Refuses a reference (or a batch's reference folder) outside the folder review runs in:
