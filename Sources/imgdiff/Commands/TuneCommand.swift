@@ -427,7 +427,7 @@ struct SearchOutcome {
         let canaries = self.canaries
         let passedByAll = canaries.filter { $0.counts.allSatisfy { $0 <= 0 } }.map(\.name)
         if !passedByAll.isEmpty {
-            return "No setting fails every canary: every mode passes \(Wording.names(passedByAll)), which differs from its reference in no pixel under any mode."
+            return "No setting fails every canary: every mode passes \(Wording.names(passedByAll)), which \(passedByAll.count == 1 ? "differs" : "differ") from its reference in no pixel under any mode."
         }
         let nearest = TuningCandidate.grid.indices.map { index in
             (index, canaries.filter { !$0.counts.indices.contains(index) || $0.counts[index] <= 0 }.map(\.name))
