@@ -67,6 +67,7 @@ final class TuneTransparentReferenceTests: XCTestCase {
         let notWritten = run.stderr.split(separator: "\n").filter { $0.contains("\(config): settings file not written") }
         XCTAssertEqual(notWritten.count, 1, run.stderr)
         XCTAssertTrue(notWritten.first?.contains("flat.png + faint-spot") == true, run.stderr)
+        XCTAssertFalse(run.stderr.contains("write the setting with --write-config"), "no setting to write: \(run.stderr)")
 
         let json = try imgdiff("tune", noise, "--json")
         XCTAssertEqual(json.status, 1, json.stderr)

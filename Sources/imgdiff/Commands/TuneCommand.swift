@@ -509,7 +509,9 @@ struct SearchOutcome {
     var snapshotTestingWarning: String? {
         let passing = pairsPassingSnapshotTesting
         guard !passing.isEmpty else { return nil }
-        return "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(Wording.names(passing)) pass; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
+        let problem = "swift-snapshot-testing's precision and perceptualPrecision cannot express this separation: set to pass all noise, they let \(Wording.names(passing)) pass"
+        guard settings != nil else { return problem }
+        return problem + "; write the setting with --write-config and use it in tests with .image(ImageSnapshotComparison(contentsOf: path))"
     }
 }
 
