@@ -382,8 +382,8 @@ struct PendingReview: Encodable {
     }
 
     /// Every failure the search finds, sorted by name, and a problem for each entry or batch
-    /// report of imgdiff's that cannot be read (in the order found). Only a folder that cannot
-    /// be searched is an error.
+    /// report of imgdiff's that cannot be read (in the order found). A folder that cannot be
+    /// searched, or a report naming a pair path that leaves the snapshot folders, is an error.
     static func find(_ search: Search) throws(CommandLineError) -> (failures: [PendingReview], unreadable: [CommandLineError]) {
         let root = search.root
         try SnapshotFolder.requireDirectory(root)
@@ -394,14 +394,23 @@ struct PendingReview: Encodable {
         var unreadable: [CommandLineError] = []
         for relative in relativePaths.sorted() {
             let path = PathText.join(root, relative)
-            do throws(CommandLineError) {
-                if relative.hasSuffix(ReviewEntry.suffix) {
+            if relative.hasSuffix(ReviewEntry.suffix) {
+                do throws(CommandLineError) {
                     found += try snapshotFailure(path)
-                } else if !search.entriesOnly, PathText.lastComponent(relative) == "report.json" {
-                    found += try batchFailures(path)
+                } catch {
+                    unreadable.append(error)
                 }
-            } catch {
-                unreadable.append(error)
+            } else if !search.entriesOnly, PathText.lastComponent(relative) == "report.json" {
+                let report: BatchEntry?
+                do throws(CommandLineError) {
+                    report = try batchReport(path)
+                } catch {
+                    unreadable.append(error)
+                    continue
+                }
+                // A pair path that leaves the snapshot folders stops the review: the report is
+                // not imgdiff's as written, and says what to replace.
+                if let report { found += try batchFailures(report, of: path) }
             }
         }
         return (found.sorted { ($0.source.rawValue, $0.name) < ($1.source.rawValue, $1.name) }, unreadable)
@@ -536,17 +545,31 @@ struct PendingReview: Encodable {
     /// problem to report (review goes on with the rest, and ends with 2). The pairs of runs that `merge-reports` joined side by side are listed but not
     /// accepted here, as `merge-reports --approve` refuses them: two new images may claim one
     /// reference.
+    ///
+    /// A report that names a pair path leaving the snapshot folders (`..`, an absolute path) is
+    /// not merely unreadable: ``find(_:)`` stops on it, before anything is accepted.
     static func batchFailures(_ path: String) throws(CommandLineError) -> [PendingReview] {
+        guard let report = try batchReport(path) else { return [] }
+        return try batchFailures(report, of: path)
+    }
+
+    /// The batch report at `path`; nil for a report.json that is not imgdiff's. Throws when one
+    /// of imgdiff's cannot be read.
+    static func batchReport(_ path: String) throws(CommandLineError) -> BatchEntry? {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandLineError("\(path): cannot read the batch report")
         }
-        let report: BatchEntry
         do {
-            report = try JSONDecoder().decode(BatchEntry.self, from: data)
+            return try JSONDecoder().decode(BatchEntry.self, from: data)
         } catch {
-            guard isImgdiffReport(path, data) else { return [] }
+            guard isImgdiffReport(path, data) else { return nil }
             throw CommandLineError("\(path): not a readable imgdiff batch report (\(Self.decodingProblem(error))); run batch again")
         }
+    }
+
+    /// The pairs to review of the report read from `path`; throws when one leaves the snapshot
+    /// folders.
+    static func batchFailures(_ report: BatchEntry, of path: String) throws(CommandLineError) -> [PendingReview] {
         try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         let sideBySide = report.command?.first == MergeReportsCommand._commandName
         return report.pairs.compactMap { pair in
