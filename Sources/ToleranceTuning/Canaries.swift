@@ -179,7 +179,7 @@ public enum Canaries {
                     for wx in x..<(x + width) {
                         let p = image[wx, wy]
                         guard p.a == 255 else { continue candidates }
-                        let right = overWhite(image[wx + 1, wy]), below = overWhite(image[wx, wy + 1])
+                        let right = image[wx + 1, wy].overWhite, below = image[wx, wy + 1].overWhite
                         detail += abs(Int(p.r) - Int(right.r)) + abs(Int(p.g) - Int(right.g)) + abs(Int(p.b) - Int(right.b))
                         detail += abs(Int(p.r) - Int(below.r)) + abs(Int(p.g) - Int(below.g)) + abs(Int(p.b) - Int(below.b))
                     }
@@ -214,20 +214,8 @@ public enum Canaries {
         for index in stride(from: 0, to: min(pa.count, pb.count), by: 4) where pa[index..<(index + 4)] != pb[index..<(index + 4)] {
             let x = RGBA(pa[index], pa[index + 1], pa[index + 2], pa[index + 3])
             let y = RGBA(pb[index], pb[index + 1], pb[index + 2], pb[index + 3])
-            if overWhite(x) != overWhite(y) { count += 1 }
+            if x.overWhite != y.overWhite { count += 1 }
         }
         return count
-    }
-
-    /// The pixel as the comparisons see it: blended over white, opaque (`c·α + 255·(1 − α)`,
-    /// rounded to the nearest level, as `ImageDiff`'s comparisons blend it).
-    static func overWhite(_ pixel: RGBA) -> RGBA {
-        guard pixel.a != 255 else { return pixel }
-        let alpha = Int(pixel.a)
-        func blended(_ c: UInt8) -> UInt8 {
-            let value: Int = Int(c) * alpha + 255 * (255 - alpha)
-            return UInt8((value + 127) / 255)
-        }
-        return RGBA(blended(pixel.r), blended(pixel.g), blended(pixel.b))
     }
 }

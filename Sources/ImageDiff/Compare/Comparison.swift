@@ -428,6 +428,15 @@ package enum PixelDelta {
     }
 }
 
+extension RGBA {
+    /// The colour laid over white, opaque, as every ΔE metric sees it
+    /// (``PixelDelta/overWhite(_:_:)``).
+    package var overWhite: RGBA {
+        guard a != 255 else { return self }
+        return RGBA(PixelDelta.overWhite(r, a), PixelDelta.overWhite(g, a), PixelDelta.overWhite(b, a))
+    }
+}
+
 /// Which overlap pixels are left out.
 struct IgnoreMap: Sendable {
     let width: Int

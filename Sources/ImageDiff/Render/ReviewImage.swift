@@ -73,14 +73,8 @@ public enum ReviewImage {
 
     static func copy(_ source: RGBAImage, into image: inout RGBAImage, x left: Int) {
         for y in 0..<source.height {
-            for x in 0..<source.width { image[left + x, y] = overWhite(source[x, y]) }
+            for x in 0..<source.width { image[left + x, y] = source[x, y].overWhite }
         }
-    }
-
-    /// The pixel laid over white, as every ΔE metric sees it (``PixelDelta/overWhite(_:_:)``).
-    static func overWhite(_ p: RGBA) -> RGBA {
-        guard p.a != 255 else { return p }
-        return RGBA(PixelDelta.overWhite(p.r, p.a), PixelDelta.overWhite(p.g, p.a), PixelDelta.overWhite(p.b, p.a))
     }
 
     static func drawHighlight(
@@ -91,7 +85,7 @@ public enum ReviewImage {
         for y in 0..<size.height {
             for x in 0..<size.width {
                 let inReference = x < reference.width && y < reference.height
-                let base = inReference ? overWhite(reference[x, y]) : RGBA(255, 255, 255)
+                let base = inReference ? reference[x, y].overWhite : RGBA(255, 255, 255)
                 let faded = RGBA(fade(base.r), fade(base.g), fade(base.b))
                 let differs = changed(reference, actual, x: x, y: y)
                 let counts = result.mask.map { x < $0.width && y < $0.height && $0.contains(x: x, y: y) } ?? differs
