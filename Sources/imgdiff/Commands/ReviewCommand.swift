@@ -539,22 +539,9 @@ struct PendingReview: Encodable {
         var pairs: [Pair]
     }
 
-    /// The changed and new pairs of a batch report whose reference does not yet hold the new
-    /// image (an accepted pair is not listed again). A report.json that is not imgdiff's (no
-    /// report beside it, no batch keys) is passed over; one that is, but cannot be read, is a
-    /// problem to report (review goes on with the rest, and ends with 2). The pairs of runs that `merge-reports` joined side by side are listed but not
-    /// accepted here, as `merge-reports --approve` refuses them: two new images may claim one
-    /// reference.
-    ///
-    /// A report that names a pair path leaving the snapshot folders (`..`, an absolute path) is
-    /// not merely unreadable: ``find(_:)`` stops on it, before anything is accepted.
-    static func batchFailures(_ path: String) throws(CommandLineError) -> [PendingReview] {
-        guard let report = try batchReport(path) else { return [] }
-        return try batchFailures(report, of: path)
-    }
-
-    /// The batch report at `path`; nil for a report.json that is not imgdiff's. Throws when one
-    /// of imgdiff's cannot be read.
+    /// The batch report at `path`; nil for a report.json that is not imgdiff's (no report beside
+    /// it, no batch keys). One of imgdiff's that cannot be read is thrown, a problem to report:
+    /// review goes on with the rest, and ends with 2.
     static func batchReport(_ path: String) throws(CommandLineError) -> BatchEntry? {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandLineError("\(path): cannot read the batch report")
@@ -567,8 +554,11 @@ struct PendingReview: Encodable {
         }
     }
 
-    /// The pairs to review of the report read from `path`; throws when one leaves the snapshot
-    /// folders.
+    /// The changed and new pairs of the batch report read from `path` whose reference does not
+    /// yet hold the new image (an accepted pair is not listed again). The pairs of runs that
+    /// `merge-reports` joined side by side are listed but not accepted here, as `merge-reports
+    /// --approve` refuses them: two new images may claim one reference. A pair path that leaves
+    /// the snapshot folders (`..`, an absolute path) is an error, which stops the review.
     static func batchFailures(_ report: BatchEntry, of path: String) throws(CommandLineError) -> [PendingReview] {
         try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         let sideBySide = report.command?.first == MergeReportsCommand._commandName
