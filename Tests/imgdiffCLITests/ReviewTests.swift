@@ -329,9 +329,19 @@ final class ReviewTests: XCTestCase {
             XCTAssertTrue(none.stdout.hasPrefix("Nothing to review (searched \(temporary.path), the temporary directory, for snapshot entries only"), none.stdout)
         }
         try writeSnapshotFailure(artifacts: temporary.appendingPathComponent("SceneTests"), snapshots: snapshots, name: "a")
+        // Another project's failure, shared temporary directory: left out, with a note.
+        let otherProject = FileManager.default.temporaryDirectory.appendingPathComponent("imgdiff-other-project-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: otherProject) }
+        try writeSnapshotFailure(artifacts: temporary.appendingPathComponent("OtherTests"), snapshots: otherProject, name: "c")
         let accepted = try review("--accept-all", environment: ["SNAPSHOT_ARTIFACTS": ""])
         XCTAssertEqual(accepted.status, 0, accepted.stderr)
         XCTAssertEqual(accepted.stdout, "accepted: \(snapshots.appendingPathComponent("testBadge.a.png").path)\n")
+        XCTAssertEqual(
+            accepted.stderr,
+            "imgdiff: left out 1 failure(s) in \(temporary.path) whose references lie outside the current folder (other projects')\n")
+        XCTAssertEqual(
+            try Data(contentsOf: otherProject.appendingPathComponent("testBadge.c.png")),
+            try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/ref.png")), "another project's reference stays")
         XCTAssertEqual(
             try Data(contentsOf: snapshots.appendingPathComponent("testBadge.a.png")),
             try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))

@@ -91,13 +91,21 @@ struct ReviewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let failures: [PendingReview]
+        var failures: [PendingReview]
         let unreadable: [CommandLineError]
+        let search = self.search
         do {
             (failures, unreadable) = try PendingReview.find(search)
         } catch {
             Console.error(error.description)
             throw ExitCode(2)
+        }
+        if search.entriesOnly {
+            let ours = failures.filter { $0.reference.map { SnapshotFolder.isSameOrInside($0, ".") } ?? true }
+            if ours.count < failures.count {
+                Console.note("left out \(failures.count - ours.count) failure(s) in \(search.root) whose references lie outside the current folder (other projects')")
+            }
+            failures = ours
         }
         // A file that cannot be read is told, and the rest reviewed; the run ends with 2.
         for problem in unreadable { Console.warning(problem.description) }
@@ -365,8 +373,9 @@ struct PendingReview: Encodable {
     struct Search {
         /// The folder searched.
         var root: String
-        /// Whether only snapshot entries are read, not batch reports: in the temporary
-        /// directory, a report.json is likely another tool's.
+        /// Whether only this project's snapshot entries are read, not batch reports: in the
+        /// temporary directory, shared by every project, a report.json is likely another tool's,
+        /// and an entry whose reference lies outside the current folder another project's.
         var entriesOnly = false
         /// How deep below `root` files are read (1: its own files); nil: all the way down.
         var maxDepth: Int? = nil
