@@ -150,7 +150,8 @@ struct ArtifactWriter {
             let entry = ReviewEntry(
                 test: location.testName, reference: referencePath, failure: failureArtifact.path,
                 review: artifacts.first { $0.kind == "review" }?.path, summary: evaluation.summary,
-                recordedReference: artifacts.first { $0.kind == "reference" }?.path, twins: twins.count > 1 ? twins : nil)
+                recordedReference: artifacts.first { $0.kind == "reference" }?.path, twins: twins.count > 1 ? twins : nil,
+                failureDigest: ReviewEntry.digest(of: failureArtifact.bytes))
             do {
                 try Data(entry.encoded()).write(to: URL(fileURLWithPath: entryPath), options: .atomic)
             } catch {

@@ -25,6 +25,9 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     /// several (twins, `named: "a"` and `"b"`): which of them failed is read from
     /// swift-snapshot-testing's own failure file when the entry is reviewed.
     public var twins: [String]?
+    /// ``digest(of:)`` of the failure file's bytes as the test wrote them: `imgdiff review`
+    /// accepts only while the file still holds them. Nil in entries of an earlier imgdiff.
+    public var failureDigest: String?
 
     /// The entry's file-name suffix.
     public static let suffix = ".imgdiff.json"
@@ -35,7 +38,7 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
     /// beside it when it lies elsewhere than they say (its folder moved, or downloaded from CI).
     public init(
         test: String, reference: String?, failure: String, review: String?, summary: String, recordedReference: String? = nil,
-        twins: [String]? = nil
+        twins: [String]? = nil, failureDigest: String? = nil
     ) {
         self.test = test
         self.reference = reference
@@ -44,6 +47,16 @@ public struct ReviewEntry: Codable, Sendable, Equatable {
         self.summary = summary
         self.recordedReference = recordedReference
         self.twins = twins
+        self.failureDigest = failureDigest
+    }
+
+    /// A fingerprint of a file's bytes, to tell whether it changed: FNV-1a, 64 bits, in hex.
+    /// Not a cryptographic hash: it catches a file replaced or edited, not one forged to match.
+    public static func digest(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys and a final newline.

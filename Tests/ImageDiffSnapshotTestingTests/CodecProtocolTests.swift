@@ -52,6 +52,8 @@ final class CodecProtocolTests: XCTestCase {
         let entry = try XCTUnwrap(ReviewEntry(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: base + ".imgdiff.json")))))
         XCTAssertEqual(entry.reference, referencePath)
         XCTAssertEqual(entry.failure, base + ".failure.pam")
+        XCTAssertEqual(entry.failureDigest, ReviewEntry.digest(of: Array(try Data(contentsOf: URL(fileURLWithPath: base + ".failure.pam")))),
+                       "the entry fingerprints the failure file it names")
     }
 
     /// The libpng codec writes the pipeline's own bytes (1-bit mask, streamed blend); decoded,

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImageDiff
+import SnapshotFiles
 import TestSupport
 import XCTest
 
@@ -312,6 +313,29 @@ final class ReviewTests: XCTestCase {
         let path = artifacts.appendingPathComponent("testBadge.\(name).imgdiff.json")
         try JSONSerialization.data(withJSONObject: entry).write(to: path)
         return path
+    }
+
+    /// An entry fingerprints the failure file as the test wrote it: a file replaced since (by
+    /// hand, or by another run) is not accepted, and the listing says so; unchanged, it is.
+    func testAFailureFileChangedSinceTheTestIsNotAccepted() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests"), artifacts = work.appendingPathComponent("artifacts")
+        for name in ["kept", "changed"] {
+            let entryPath = try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: name)
+            var entry = try XCTUnwrap(ReviewEntry(bytes: Array(try Data(contentsOf: entryPath))))
+            entry.failureDigest = ReviewEntry.digest(of: Array(try Data(contentsOf: URL(fileURLWithPath: entry.failure))))
+            try Data(entry.encoded()).write(to: entryPath)
+        }
+        let replaced = artifacts.appendingPathComponent("testBadge.changed.failure.png")
+        try FileManager.default.removeItem(at: replaced)
+        try FileManager.default.copyItem(at: SharedData.packageRoot.appendingPathComponent("Fixtures/batch/new/home.png"), to: replaced)
+        let listed = try review(artifacts.path, "--list")
+        XCTAssertTrue(listed.stdout.contains("\(replaced.path): changed since the test wrote it; run the test again"), listed.stdout)
+        let accepted = try review(artifacts.path, "--accept-all")
+        XCTAssertEqual(accepted.status, 2, accepted.stdout + accepted.stderr)
+        XCTAssertEqual(accepted.stdout, "accepted: \(snapshots.appendingPathComponent("testBadge.kept.png").path)\n")
+        XCTAssertEqual(
+            try Data(contentsOf: snapshots.appendingPathComponent("testBadge.changed.png")),
+            try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/ref.png")), "the reference stays")
     }
 
     /// With no DIR, review looks where the snapshot strategies write their artifacts:

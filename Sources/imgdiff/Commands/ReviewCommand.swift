@@ -232,6 +232,9 @@ struct PendingReview: Encodable {
     var refusalNamesItsFile = false
     /// For a snapshot failure: the reference as the test read it (``ReviewEntry/recordedReference``).
     var recordedReference: String?
+    /// For a snapshot failure: the digest of the failure file as the test wrote it
+    /// (``ReviewEntry/failureDigest``).
+    var failureDigest: String?
     /// For a batch pair: the report's copies of the images batch compared, which a person
     /// reviewed.
     var comparedCopies: ComparedCopies?
@@ -261,6 +264,7 @@ struct PendingReview: Encodable {
         }
         do {
             let bytes = try ImageFile.read(new)
+            try checkFailureDigest(bytes)
             _ = try ImageDecoder.decode(bytes, name: new)
             try Self.checkInsideCurrentFolder(referenceFolder?.root ?? reference)
             if let referenceFolder {
@@ -291,6 +295,13 @@ struct PendingReview: Encodable {
         for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
             _ = unlink(PathText.join(folder, name))
         }
+    }
+
+    /// Refuses a failure file that no longer holds the bytes the test wrote (``failureDigest``):
+    /// replaced or edited since, it is not what the test produced, nor what a person reviewed.
+    func checkFailureDigest(_ bytes: [UInt8]) throws(CommandLineError) {
+        guard let failureDigest, ReviewEntry.digest(of: bytes) != failureDigest else { return }
+        throw CommandLineError("\(new): changed since the test wrote it; run the test again")
     }
 
     /// Refuses a reference (or a batch's reference folder) outside the folder review runs in:
@@ -458,6 +469,7 @@ struct PendingReview: Encodable {
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
             summary: entry.summary, entry: path)
         failure.recordedReference = entry.recordedReference
+        failure.failureDigest = entry.failureDigest
         if let twins = entry.twins, twins.count > 1 {
             switch failedTwin(of: entry, among: twins, besides: path) {
             case .some(let twin): failure.reference = twin
@@ -472,6 +484,7 @@ struct PendingReview: Encodable {
             do throws(CommandLineError) {
                 try checkInsideCurrentFolder(reference)
                 try failure.checkSnapshotReference(reference)
+                if failure.failureDigest != nil, let bytes = try? ImageFile.read(failure.new) { try failure.checkFailureDigest(bytes) }
             } catch {
                 failure.refusal = error.description
                 failure.refusalNamesItsFile = true
