@@ -338,6 +338,23 @@ final class ReviewTests: XCTestCase {
             try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/ref.png")), "the reference stays")
     }
 
+    /// A failure whose reference already holds its new image (accepted by a review at once
+    /// with this one, or whose entry could not be removed) is done: not listed, and accepting
+    /// it removes the entry and succeeds, where it failed as "changed since this failure".
+    func testAFailureAlreadyAcceptedIsDone() throws {
+        let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests"), artifacts = work.appendingPathComponent("artifacts")
+        let entry = try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: "done")
+        let reference = snapshots.appendingPathComponent("testBadge.done.png")
+        try FileManager.default.removeItem(at: reference)
+        try FileManager.default.copyItem(at: artifacts.appendingPathComponent("testBadge.done.failure.png"), to: reference)
+        let listed = try review(artifacts.path, "--list")
+        XCTAssertEqual(listed.status, 0, listed.stdout + listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix("Nothing to review"), listed.stdout)
+        let accepted = try review(artifacts.path, "--accept-all")
+        XCTAssertEqual(accepted.status, 0, accepted.stdout + accepted.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: entry.path), "listing changes nothing")
+    }
+
     /// With no DIR, review looks where the snapshot strategies write their artifacts:
     /// $SNAPSHOT_ARTIFACTS, else the temporary directory (an empty SNAPSHOT_ARTIFACTS is unset),
     /// where it reads only imgdiff's entries; and it says where it looked.

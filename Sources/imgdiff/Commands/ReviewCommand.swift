@@ -267,6 +267,12 @@ struct PendingReview: Encodable {
             try checkFailureDigest(bytes)
             _ = try ImageDecoder.decode(bytes, name: new)
             try Self.checkInsideCurrentFolder(referenceFolder?.root ?? reference)
+            if referenceFolder == nil, isAlreadyAccepted(reference, bytes) {
+                // Accepted by another run (a second review at once, or one whose entry could
+                // not be removed): done, not a reference changed since the failure.
+                if let entry { try? FileManager.default.removeItem(atPath: entry) }
+                return
+            }
             if let referenceFolder {
                 if let problem = ComparedCopies.problem(comparedCopies, reference: reference, new: new, newBytes: bytes) {
                     throw CommandLineError(problem)
@@ -295,6 +301,15 @@ struct PendingReview: Encodable {
         for name in names where ImageFile.isAbandonedTemporaryName(name.utf8) {
             _ = unlink(PathText.join(folder, name))
         }
+    }
+
+    /// Whether the snapshot's reference already holds `failureBytes`, the bytes accepting writes.
+    func isAlreadyAccepted(_ reference: String, _ failureBytes: [UInt8]) -> Bool {
+        var status = stat()
+        guard lstat(reference, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == failureBytes.count else {
+            return false
+        }
+        return (try? ImageFile.read(reference)) == failureBytes
     }
 
     /// Refuses a failure file that no longer holds the bytes the test wrote (``failureDigest``):
@@ -481,6 +496,8 @@ struct PendingReview: Encodable {
         // Listed as accepting would find it: a reference recorded again since the failure
         // (`record: .failed`, or accepted) is not offered.
         if failure.refusal == nil, let reference = failure.reference {
+            // Accepted already (its entry left behind): nothing to review.
+            if let bytes = try? ImageFile.read(failure.new), failure.isAlreadyAccepted(reference, bytes) { return [] }
             do throws(CommandLineError) {
                 try checkInsideCurrentFolder(reference)
                 try failure.checkSnapshotReference(reference)
