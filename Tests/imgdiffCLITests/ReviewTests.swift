@@ -526,20 +526,8 @@ final class ReviewTests: XCTestCase {
     func testSnapshotEntriesAcceptedAndRejected() throws {
         let artifacts = work.appendingPathComponent("artifacts/SceneTests")
         let snapshots = work.appendingPathComponent("__Snapshots__/SceneTests")
-        try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
         let login = SharedData.packageRoot.appendingPathComponent("Fixtures/login")
-        for name in ["a", "b"] {
-            try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: snapshots.appendingPathComponent("testBadge.\(name).png"))
-            try FileManager.default.copyItem(at: login.appendingPathComponent("fail.png"), to: artifacts.appendingPathComponent("testBadge.\(name).failure.png"))
-            try FileManager.default.copyItem(at: login.appendingPathComponent("ref.png"), to: artifacts.appendingPathComponent("testBadge.\(name).reference.png"))
-            let entry: [String: String] = [
-                "test": "testBadge", "reference": snapshots.appendingPathComponent("testBadge.\(name).png").path,
-                "failure": artifacts.appendingPathComponent("testBadge.\(name).failure.png").path, "summary": "3096 of 64000 pixels differ",
-                "recordedReference": artifacts.appendingPathComponent("testBadge.\(name).reference.png").path,
-            ]
-            try JSONSerialization.data(withJSONObject: entry).write(to: artifacts.appendingPathComponent("testBadge.\(name).imgdiff.json"))
-        }
+        for name in ["a", "b"] { try writeSnapshotFailure(artifacts: artifacts, snapshots: snapshots, name: name) }
         let asked = try review("artifacts", "--interactive", input: "a\nr\n")
         XCTAssertEqual(asked.status, 0, asked.stdout + asked.stderr)
         XCTAssertEqual(
