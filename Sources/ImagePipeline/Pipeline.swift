@@ -124,12 +124,8 @@ public enum Pipeline {
         return [first, second]
     }
 
-    private static func decodedBytes(_ declared: DeclaredSize) -> Double {
-        Double(declared.size.width) * Double(declared.size.height) * Double(declared.bytesPerPixel)
-    }
-
     private static func wholeImageMemory(_ declared: [DeclaredSize], outputs: Set<ReviewOutput>) -> Int {
-        wholeImageMemory(decodedBytes: declared.map(decodedBytes).reduce(0, +), sizes: declared.map(\.size), outputs: outputs)
+        wholeImageMemory(decodedBytes: declared.map(ContainerFormat.decodedBytes).reduce(0, +), sizes: declared.map(\.size), outputs: outputs)
     }
 
     /// `decodedBytes` for the two images, a mask byte and a rendered RGBA pixel per pixel of
@@ -189,7 +185,7 @@ public enum Pipeline {
                 throw ImageFileError(path: image.name, error: error)
             }
         }
-        let larger = decodedBytes(declared[0]) > decodedBytes(declared[1]) ? reference : actual
+        let larger = ContainerFormat.decodedBytes(declared[0]) > ContainerFormat.decodedBytes(declared[1]) ? reference : actual
         throw ImageFileError(path: larger.name, error: .pairExceedsMemory(needed: needed, limit: limits.maxMemory))
     }
 

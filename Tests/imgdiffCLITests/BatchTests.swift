@@ -210,12 +210,18 @@ final class BatchTests: XCTestCase {
         let welcome = try XCTUnwrap(FileManager.default.contents(atPath: "\(newFolder)/onboarding/welcome.png"))
         try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: "\(newFolder)/notes.png"))
         try welcome.prefix(welcome.count / 2).write(to: URL(fileURLWithPath: "\(newFolder)/cut.png"))
+        // A header declaring 2³¹ − 1 × 2³¹ − 1 16-bit pixels: the memory it would take overflowed
+        // Int while budgeting, before decoding refused it.
+        var huge = [UInt8](welcome)
+        huge.replaceSubrange(16..<25, with: [0x7F, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 16])
+        try Data(huge).write(to: URL(fileURLWithPath: "\(newFolder)/huge.png"))
         let run = try imgdiff("batch", referenceFolder, newFolder, "--out", out, "--approve")
         XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("imgdiff: error: \(newFolder)/huge.png: "), run.stderr)
         XCTAssertTrue(run.stderr.contains("imgdiff: error: \(newFolder)/notes.png: not a recognised image"), run.stderr)
         XCTAssertTrue(run.stderr.contains("imgdiff: error: \(newFolder)/cut.png: truncated or corrupt PNG"), run.stderr)
         XCTAssertTrue(run.stdout.contains("approved: added \(referenceFolder)/onboarding/welcome.png"), run.stdout)
-        for name in ["notes.png", "cut.png"] {
+        for name in ["notes.png", "cut.png", "huge.png"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: "\(referenceFolder)/\(name)"), name)
         }
         XCTAssertEqual(try json()["new"] as? [String], ["onboarding/welcome.png"])

@@ -131,6 +131,12 @@ package enum ContainerFormat: Equatable {
         return ImageSize(width: bigEndian(at: 16), height: bigEndian(at: 20))
     }
 
+    /// The bytes an image of a declared size takes decoded, counted in `Double`: a PNG header
+    /// may declare 2³¹ − 1 pixels each way, whose bytes no `Int` holds.
+    package static func decodedBytes(_ declared: (size: ImageSize, bytesPerPixel: Int)) -> Double {
+        Double(declared.size.width) * Double(declared.size.height) * Double(declared.bytesPerPixel)
+    }
+
     /// The size and the decoded bytes per pixel a PNG's or a JPEG's header declares,
     /// unchecked: enough to budget memory before decoding. Nil for other formats, or when no
     /// header is found.

@@ -386,10 +386,12 @@ struct PairJob: Sendable {
         return relative
     }
 
-    /// The bytes `image` takes decoded, as its header declares them; 0 where the format's
-    /// header is not read ahead of decoding.
+    /// The bytes `image` takes decoded, as its header declares them (held within `Int`: a
+    /// header may declare more than any reservation, which is capped at the budget anyway); 0
+    /// where the format's header is not read ahead of decoding.
     func decodedMemory(_ image: EncodedImage) -> Int {
-        ContainerFormat.declaredDecodedSize(image.bytes).map { $0.size.width * $0.size.height * $0.bytesPerPixel } ?? 0
+        let declared = ContainerFormat.declaredDecodedSize(image.bytes).map(ContainerFormat.decodedBytes) ?? 0
+        return Int(min(declared, Double(Int.max / 2)))
     }
 
     private static func encodePreview(_ image: RGBAImage, as relative: String) throws(ImageFileError) -> [UInt8] {
