@@ -496,12 +496,13 @@ struct PendingReview: Encodable {
         // Listed as accepting would find it: a reference recorded again since the failure
         // (`record: .failed`, or accepted) is not offered.
         if failure.refusal == nil, let reference = failure.reference {
+            let failureBytes = try? ImageFile.read(failure.new)
             // Accepted already (its entry left behind): nothing to review.
-            if let bytes = try? ImageFile.read(failure.new), failure.isAlreadyAccepted(reference, bytes) { return [] }
+            if let failureBytes, failure.isAlreadyAccepted(reference, failureBytes) { return [] }
             do throws(CommandLineError) {
                 try checkInsideCurrentFolder(reference)
                 try failure.checkSnapshotReference(reference)
-                if failure.failureDigest != nil, let bytes = try? ImageFile.read(failure.new) { try failure.checkFailureDigest(bytes) }
+                if let failureBytes { try failure.checkFailureDigest(failureBytes) }
             } catch {
                 failure.refusal = error.description
                 failure.refusalNamesItsFile = true
