@@ -197,16 +197,6 @@ public enum Canaries {
         visiblyChangedPixels(actual, canary) >= minimumChangedPixels ? canary : nil
     }
 
-    /// The pixels whose samples differ.
-    static func changedPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
-        var count = 0
-        for index in stride(from: 0, to: a.pixels.count, by: 4)
-        where a.pixels[index..<(index + 4)] != b.pixels[index..<(index + 4)] {
-            count += 1
-        }
-        return count
-    }
-
     /// The pixels whose colours, blended over white, differ.
     static func visiblyChangedPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
         let (pa, pb) = (a.pixels, b.pixels)

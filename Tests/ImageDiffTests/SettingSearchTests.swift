@@ -165,7 +165,7 @@ final class SettingSearchTests: XCTestCase {
         let canaries = Canaries.make(reference: reference, actual: reference)
         XCTAssertEqual(canaries.map(\.kind), Canaries.Kind.allCases)
         for (kind, image) in canaries {
-            let changed = Canaries.changedPixels(reference, image)
+            let changed = Canaries.visiblyChangedPixels(reference, image)
             switch kind {
             case .faintPatch: XCTAssertGreaterThan(changed, 100, kind.rawValue)
             case .faintSpot: XCTAssertEqual(changed, 50, kind.rawValue)
@@ -193,7 +193,7 @@ final class SettingSearchTests: XCTestCase {
             var actual = RGBAImage(width: 120, height: 40, filledWith: RGBA(255, 255, 255))
             for x in 10..<110 { actual[x, 20 + offset] = RGBA(42, 109, 244) }
             let canary = try XCTUnwrap(Canaries.apply(.removedLine, reference: reference, to: actual), "offset \(offset)")
-            XCTAssertEqual(Canaries.changedPixels(actual, canary), 32, "offset \(offset)")
+            XCTAssertEqual(Canaries.visiblyChangedPixels(actual, canary), 32, "offset \(offset)")
             let rule = (0..<40).filter { y in (10..<110).contains { x in canary[x, y] != RGBA(255, 255, 255) } }
             XCTAssertEqual(rule, [20 + offset], "offset \(offset): the rule stays only beyond the canary's 32 px")
             XCTAssertFalse(compare(reference, canary, options: ComparisonOptions(metric: .structural(StructuralRule()))).match, "offset \(offset)")
