@@ -119,9 +119,7 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
                 }
             }
         }
-        var failingPixelPercent = Float(failingPixelCount) / Float(reference.pixelCount)
-        if arithmetic == .metal { failingPixelPercent = Self.halfFloat(failingPixelPercent) }
-        let actualPixelPrecision = 1 - failingPixelPercent
+        let actualPixelPrecision = actualPixelPrecision(failingPixels: failingPixelCount, of: reference.pixelCount)
         guard actualPixelPrecision < precision else { return .passed }
         let minimumPerceptualPrecision = 1 - min(maximumDeltaE / 100, 1)
         return .failed(
@@ -129,6 +127,15 @@ public struct SnapshotPrecision: Sendable, Equatable, Codable {
             The percentage of pixels that match \(actualPixelPrecision) is less than required \(precision)
             The lowest perceptual color precision \(minimumPerceptualPrecision) is less than required \(perceptualPrecision)
             """)
+    }
+
+    /// The share of pixels that pass the per-pixel perceptual test, as swift-snapshot-testing
+    /// computes it from `failingPixels` of `totalPixels`: in `Float`, the failing share read back
+    /// as a half float on the Metal path. The pair passes when it is not below ``precision``.
+    package func actualPixelPrecision(failingPixels: Int, of totalPixels: Int) -> Float {
+        var failingPixelPercent = Float(failingPixels) / Float(totalPixels)
+        if arithmetic == .metal { failingPixelPercent = Self.halfFloat(failingPixelPercent) }
+        return 1 - failingPixelPercent
     }
 
     /// The per-pixel perceptual test as swift-snapshot-testing computes it: ΔE read back as a

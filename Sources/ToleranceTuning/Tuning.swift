@@ -204,7 +204,8 @@ public enum Tuning {
             return Double(profile.perceptualFailures[index]) / Double(profile.totalPixels)
         }
         func passes(_ profile: DifferenceProfile, _ precision: Float) -> Bool {
-            snapshotTestingPasses(profile, precision: precision, perceptualIndex: index)
+            snapshotTestingPasses(
+                profile, setting: SnapshotPrecision(precision: precision, perceptualPrecision: perceptualPrecision), perceptualIndex: index)
         }
         let scores = Scores(noise: noise, mustFail: mustFail, score: { share($0.profile) })
         var setting = TunedSetting(
@@ -250,18 +251,15 @@ public enum Tuning {
     public static func snapshotTestingPasses(_ profile: DifferenceProfile, setting: SnapshotPrecision) -> Bool? {
         guard let index = SnapshotTestingGrid.perceptualPrecisions.firstIndex(of: setting.perceptualPrecision),
               profile.perceptualFailures.indices.contains(index) else { return nil }
-        return snapshotTestingPasses(profile, precision: setting.precision, perceptualIndex: index, arithmetic: setting.arithmetic)
+        return snapshotTestingPasses(profile, setting: setting, perceptualIndex: index)
     }
 
-    static func snapshotTestingPasses(
-        _ profile: DifferenceProfile, precision: Float, perceptualIndex index: Int, arithmetic: SnapshotPrecision.PerceptualArithmetic = .cpu
-    ) -> Bool {
+    /// Whether `setting` passes the measured pair, its perceptual precision the grid's value at
+    /// `index`: the rule's own share test on the pixels the profile counted.
+    static func snapshotTestingPasses(_ profile: DifferenceProfile, setting: SnapshotPrecision, perceptualIndex index: Int) -> Bool {
         if profile.sizeDiffers || profile.totalPixels == 0 || !profile.perceptualFailures.indices.contains(index) { return false }
         if profile.premultipliedEqual { return true }
-        var failingPixelPercent = Float(profile.perceptualFailures[index]) / Float(profile.totalPixels)
-        if arithmetic == .metal { failingPixelPercent = SnapshotPrecision.halfFloat(failingPixelPercent) }
-        let actualPixelPrecision = 1 - failingPixelPercent
-        return !(actualPixelPrecision < precision)
+        return !(setting.actualPixelPrecision(failingPixels: profile.perceptualFailures[index], of: profile.totalPixels) < setting.precision)
     }
 
     // MARK: Shared
