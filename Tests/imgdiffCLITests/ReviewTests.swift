@@ -40,7 +40,7 @@ final class ReviewTests: XCTestCase {
     /// `imgdiff review ARGUMENTS` in the work folder, with SNAPSHOT_ARTIFACTS unset (this test
     /// process sets it for the snapshot tests, whose references a review must never touch) and
     /// TMPDIR ``temporary``, unless `environment` says otherwise.
-    func review(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) throws -> CLIRun {
+    func review(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:], in folder: URL? = nil) throws -> CLIRun {
         let process = Process()
         var environment = ProcessInfo.processInfo.environment
         environment["SNAPSHOT_ARTIFACTS"] = nil
@@ -50,7 +50,7 @@ final class ReviewTests: XCTestCase {
         process.environment = environment
         process.executableURL = IMGDiffExecutable.url
         process.arguments = ["review"] + arguments
-        process.currentDirectoryURL = work
+        process.currentDirectoryURL = folder ?? work
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -434,6 +434,46 @@ final class ReviewTests: XCTestCase {
             missing.stderr.hasPrefix(
                 "imgdiff: error: testBadge.c: its entry does not show the reference the test failed against beside it: no testBadge.c.reference.png in moved/SceneTests; "),
             missing.stderr)
+    }
+
+    /// An entry written on CI names the reference by the CI machine's checkout
+    /// (`/home/runner/work/…`): reviewed from this checkout, it replaces the file at the same
+    /// place here, found by the longest tail of that path, and only while it holds the pixels
+    /// the test read. A tail that is not here, or a reference here recorded again since, is
+    /// refused.
+    func testAnEntryFromCIReplacesTheReferenceOfThisCheckout() throws {
+        let ci = work.appendingPathComponent("ci-runner/work/app/app")
+        let ciSnapshots = ci.appendingPathComponent("Tests/SceneTests/__Snapshots__/SceneTests")
+        let downloaded = work.appendingPathComponent("downloaded")
+        let entryPath = try writeSnapshotFailure(artifacts: downloaded, snapshots: ciSnapshots, name: "a")
+        var entry = try XCTUnwrap(ReviewEntry(bytes: Array(try Data(contentsOf: entryPath))))
+        entry.reference = "/home/runner/work/app/app/Tests/SceneTests/__Snapshots__/SceneTests/testBadge.a.png"
+        try Data(entry.encoded()).write(to: entryPath)
+        let checkout = work.appendingPathComponent("checkout")
+        let localSnapshots = checkout.appendingPathComponent("Tests/SceneTests/__Snapshots__/SceneTests")
+        try FileManager.default.createDirectory(at: localSnapshots, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ciSnapshots.appendingPathComponent("testBadge.a.png"), to: localSnapshots.appendingPathComponent("testBadge.a.png"))
+        try FileManager.default.removeItem(at: work.appendingPathComponent("ci-runner"))
+
+        let fromElsewhere = try review(downloaded.path, "--list")
+        XCTAssertTrue(fromElsewhere.stdout.contains("not accepted here: \(entry.reference ?? ""): lies outside the current folder; run imgdiff review from the project"), fromElsewhere.stdout)
+
+        let local = "Tests/SceneTests/__Snapshots__/SceneTests/testBadge.a.png"
+        let listed = try review(downloaded.path, "--list", in: checkout)
+        XCTAssertTrue(listed.stdout.hasSuffix("; replaces \(local)\n"), listed.stdout + listed.stderr)
+        let recordedAgain = SharedData.packageRoot.appendingPathComponent("Fixtures/batch/ref/home.png")
+        let reference = checkout.appendingPathComponent(local)
+        try FileManager.default.moveItem(at: reference, to: work.appendingPathComponent("kept.png"))
+        try FileManager.default.copyItem(at: recordedAgain, to: reference)
+        let changed = try review(downloaded.path, "--accept-all", in: checkout)
+        XCTAssertEqual(changed.status, 2)
+        XCTAssertEqual(changed.stderr, "imgdiff: error: \(local): changed since this failure (recorded again, or accepted); run the test again\n")
+        try FileManager.default.removeItem(at: reference)
+        try FileManager.default.moveItem(at: work.appendingPathComponent("kept.png"), to: reference)
+        let accepted = try review(downloaded.path, "--accept-all", in: checkout)
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertEqual(accepted.stdout, "accepted: \(local)\n")
+        XCTAssertEqual(try Data(contentsOf: reference), try Data(contentsOf: SharedData.packageRoot.appendingPathComponent("Fixtures/login/fail.png")))
     }
 
     /// A failure that cannot be accepted does not end an interactive review: its error is told,

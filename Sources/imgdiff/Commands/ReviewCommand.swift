@@ -479,6 +479,10 @@ struct PendingReview: Encodable {
         entry.failure = besideEntry(entry.failure, entry: path)
         entry.review = entry.review.map { besideEntry($0, entry: path) }
         entry.recordedReference = entry.recordedReference.map { besideEntry($0, entry: path) }
+        if let reference = entry.reference, let local = checkedOutHere(reference) {
+            entry.reference = local.path
+            entry.twins = entry.twins?.map { twin in twin.hasPrefix(local.recordedRoot) ? String(twin.dropFirst(local.recordedRoot.count)) : twin }
+        }
         let name = String(PathText.lastComponent(path).dropLast(ReviewEntry.suffix.count))
         var failure = PendingReview(
             source: .snapshot, name: name, reference: entry.reference, new: entry.failure, review: entry.review,
@@ -523,6 +527,28 @@ struct PendingReview: Encodable {
         let beside = PathText.join(folder, name)
         var status = stat()
         return lstat(beside, &status) == 0 ? beside : artifact
+    }
+
+    /// Where a reference the tests wrote on another machine (an entry downloaded from CI, its
+    /// absolute path that machine's checkout) lies in this checkout: the longest tail of its
+    /// path, at least its folder and name, that exists under the current folder (a link or a
+    /// folder there is then refused as any reference would be). Nil when the
+    /// path exists as written, lies inside the current folder, or has no such tail here.
+    /// `recordedRoot` is the head dropped, to drop from the entry's other paths (its twins) too.
+    /// The reference's pixels are still checked against the ones the test read before it is
+    /// replaced.
+    static func checkedOutHere(_ reference: String) -> (path: String, recordedRoot: String)? {
+        var status = stat()
+        guard PathText.isAbsolute(reference), lstat(reference, &status) != 0, !SnapshotFolder.isSameOrInside(reference, ".") else { return nil }
+        let components = PathText.components(of: reference).filter { !$0.isEmpty }
+        guard components.count >= 2, !components.contains("..") else { return nil }
+        for dropped in 0...(components.count - 2) {
+            let tail = components[dropped...].joined(separator: "/")
+            guard lstat(tail, &status) == 0 else { continue }
+            let recordedRoot = "/" + components[..<dropped].joined(separator: "/") + (dropped == 0 ? "" : "/")
+            return (tail, recordedRoot)
+        }
+        return nil
     }
 
     /// Which of identical references failed: the one whose name swift-snapshot-testing gave the
