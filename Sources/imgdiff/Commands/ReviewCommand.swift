@@ -30,7 +30,8 @@ struct ReviewCommand: ParsableCommand {
 
             Each failure is listed with the reference accepting it would replace
             ("; replaces PATH"). A reference is replaced only inside the folder review
-            runs in.
+            runs in. Entries downloaded from CI name references by the CI machine's paths:
+            run review from your checkout, and it finds each at the same place there.
 
             On a terminal it shows each failure (the numbers and the review image to open)
             and asks: [a]ccept [r]eject [s]kip [A]ccept all [q]uit. Accepting replaces the
