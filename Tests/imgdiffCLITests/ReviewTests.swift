@@ -75,11 +75,16 @@ final class ReviewTests: XCTestCase {
         let json = try review(".", "--json")
         let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(entries.map { $0["name"] as? String }, ["login.png", "onboarding/welcome.png", "settings/account.png"])
+        // Each shows an image of the report to look at: a changed pair's blend, a new pair's image.
+        let reviewImages = entries.compactMap { $0["review"] as? String }
+        XCTAssertEqual(reviewImages, ["./report/pairs/login.png/blend.png", "./report/pairs/onboarding/welcome.png/new.png", "./report/pairs/settings/account.png/blend.png"])
+        for image in reviewImages { XCTAssertNoThrow(try ImageDecoder.decode(contentsOf: work.appendingPathComponent(image).path)) }
 
         // Skip the first, accept the second, quit.
         let asked = try review(".", "--interactive", input: "s\na\nq\n")
         XCTAssertEqual(asked.status, 1)
         XCTAssertTrue(asked.stdout.contains("accepted: ref/onboarding/welcome.png"), asked.stdout)
+        XCTAssertTrue(asked.stdout.contains("  review image: ./report/pairs/login.png/blend.png\n"), asked.stdout)
         XCTAssertEqual(
             try Data(contentsOf: work.appendingPathComponent("ref/onboarding/welcome.png")),
             try Data(contentsOf: work.appendingPathComponent("new/onboarding/welcome.png")))

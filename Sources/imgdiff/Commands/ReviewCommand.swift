@@ -594,6 +594,17 @@ struct PendingReview: Encodable {
         struct Outputs: Decodable {
             var reference: String?
             var new: String?
+            var blend: String?
+            var newPreview: String?
+
+            /// The image to look at, inside the report folder `folder`: the blend of a changed
+            /// pair, the new image (or its PNG preview) of a new one; nil when the report names
+            /// none there.
+            func reviewImage(inReportFolder folder: String) -> String? {
+                [blend, newPreview, new].lazy.compactMap { $0 }
+                    .first { SnapshotFolder.isPlainRelativePath($0) && $0.unicodeScalars.starts(with: "pairs/".unicodeScalars) }
+                    .map { PathText.join(folder, $0) }
+            }
         }
 
         struct Metrics: Decodable {
@@ -637,7 +648,8 @@ struct PendingReview: Encodable {
                 return nil
             }
             var failure = PendingReview(
-                source: .batch, name: pair.path, reference: reference, new: new, review: nil,
+                source: .batch, name: pair.path, reference: reference, new: new,
+                review: pair.outputs?.reviewImage(inReportFolder: PathText.parent(of: path)),
                 summary: pair.status == "new" ? "new image" : pair.metrics?.summary ?? "changed", entry: nil)
             failure.comparedCopies = ComparedCopies(
                 new: pair.outputs?.new, reference: pair.outputs?.reference, isNewPair: pair.status == "new",
