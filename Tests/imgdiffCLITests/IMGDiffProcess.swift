@@ -19,11 +19,17 @@ extension XCTestCase {
     /// Runs `executable`, reading stdout and stderr at once so neither pipe can fill up; after
     /// `timeout` seconds the process is terminated.
     func runProcess(
-        _ executable: URL, _ arguments: [String], currentDirectory: URL? = nil, timeout: TimeInterval? = nil
+        _ executable: URL, _ arguments: [String], currentDirectory: URL? = nil, timeout: TimeInterval? = nil,
+        environment: [String: String?] = [:]
     ) throws -> CLIRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

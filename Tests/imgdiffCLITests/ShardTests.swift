@@ -191,6 +191,58 @@ final class ShardTests: XCTestCase {
         XCTAssertTrue(otherContent.stderr.hasSuffix("run every part with the same settings file\n"), otherContent.stderr)
     }
 
+    /// The command line names an ignore mask, not what it holds on each runner: parts judged
+    /// with masks of other contents are refused. A part left from an earlier CI run (its
+    /// runner died before writing this run's) is refused too, told by the run the CI service
+    /// names; parts of one run merge, and the merged report records it. A mixed split, or a
+    /// part that is not valid JSON, is told naming the folder and the problem.
+    func testPartsOfOtherMasksOrRunsAreRefused() throws {
+        func batch(_ index: Int, of count: Int = 2, run: String?, _ extra: String...) throws {
+            let result = try runProcess(
+                IMGDiffExecutable.url, ["batch", path("ref"), path("new"), "--out", path("part-\(index)"), "--shard", "\(index)/\(count)"] + extra,
+                environment: Dictionary(uniqueKeysWithValues: CIRunVariables.map { ($0, $0 == "GITHUB_RUN_ID" ? run : nil) }))
+            XCTAssertNotEqual(result.status, 2, result.stderr)
+        }
+        func merge(_ out: String) throws -> CLIRun { try imgdiff("merge-reports", path("part-1"), path("part-2"), "--out", path(out)) }
+        let mask = path("mask.png")
+        try FileManager.default.copyItem(atPath: path("ref/set-0/login.png"), toPath: mask)
+        try batch(1, run: "7", "--ignore-mask", mask)
+        try FileManager.default.removeItem(atPath: mask)
+        try FileManager.default.copyItem(atPath: path("new/set-0/login.png"), toPath: mask)
+        try batch(2, run: "7", "--ignore-mask", mask)
+        let masks = try merge("by-mask")
+        XCTAssertEqual(masks.status, 2)
+        XCTAssertEqual(
+            masks.stderr,
+            "imgdiff: error: \(path("part-2")): judged its pairs with another --ignore-mask image than \(path("part-1")) (the file's bytes differ); run every part with the same mask\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("by-mask")))
+
+        try batch(1, run: "7")
+        try batch(2, run: "6")
+        let stale = try merge("stale")
+        XCTAssertEqual(stale.status, 2)
+        XCTAssertEqual(
+            stale.stderr,
+            "imgdiff: error: \(path("part-2")): written by CI run GITHUB_RUN_ID=6, but \(path("part-1")) by CI run GITHUB_RUN_ID=7; merge the parts of one run (a part left from an earlier run?)\n")
+        try batch(2, run: nil)
+        XCTAssertTrue(try merge("stale").stderr.contains("written by no CI run, but"))
+        try batch(2, run: "7")
+        XCTAssertEqual(try merge("merged").status, 1)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("merged/report.json")))) as? [String: Any])
+        XCTAssertEqual(report["run"] as? String, "GITHUB_RUN_ID=7")
+
+        try batch(2, of: 3, run: "7")
+        let split = try merge("split")
+        XCTAssertEqual(
+            split.stderr, "imgdiff: error: \(path("part-2")): part 2/3, but \(path("part-1")) is part 1/2; merge the parts of one --shard I/N split\n")
+        try Data("{\"referenceDirectory\": ".utf8).write(to: URL(fileURLWithPath: path("part-2/report.json")))
+        let truncated = try merge("truncated")
+        XCTAssertEqual(truncated.stderr, "imgdiff: error: \(path("part-2"))/report.json: not an imgdiff batch report (not valid JSON)\n")
+    }
+
+    /// The variables `CIRun` reads, cleared but for the one a test sets.
+    let CIRunVariables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "CIRCLE_WORKFLOW_ID", "BUILD_BUILDID"]
+
     /// A part's report is input: a path in it that leaves its pairs/ folder is refused, and
     /// nothing is copied, inside the merged report or outside it.
     func testPartReportPathsThatLeaveTheirFolderAreRefused() throws {

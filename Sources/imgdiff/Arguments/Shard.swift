@@ -62,3 +62,19 @@ struct Shard: Codable, Sendable, Equatable, ExpressibleByArgument {
         return Int(hash % UInt64(count)) + 1
     }
 }
+
+/// The CI run a batch runs in, from the variables CI services set alike on every job of one
+/// run (its parallel jobs, and its jobs run again): `GITHUB_RUN_ID=…` and the like. Recorded in
+/// each report, so that `merge-reports` refuses a part left from another run.
+enum CIRun {
+    /// The variables read, first found first.
+    static let variables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "CIRCLE_WORKFLOW_ID", "BUILD_BUILDID"]
+
+    /// `NAME=value` of the first variable set (not empty) in `environment`; nil outside CI.
+    static func current(environment: [String: String]) -> String? {
+        for name in variables {
+            if let value = environment[name], !value.isEmpty { return "\(name)=\(value)" }
+        }
+        return nil
+    }
+}

@@ -179,9 +179,21 @@ struct BatchCommand: AsyncParsableCommand {
 
         let report = BatchReport(
             referenceDirectory: referenceDirectory, newDirectory: newDirectory,
-            command: Array(CommandLine.arguments.dropFirst()), shard: shard, settings: settings?.cliArguments ?? [], records: records)
+            command: Array(CommandLine.arguments.dropFirst()), shard: shard, settings: settings?.cliArguments ?? [],
+            ignoreMask: try ignoreMaskDigest(),
+            run: CIRun.current(environment: ProcessInfo.processInfo.environment), records: records)
         try report.write(into: folder.staging)
         return report
+    }
+
+    /// ``BatchReport/ignoreMask``: the digest of the `--ignore-mask` file's bytes.
+    func ignoreMaskDigest() throws(CommandLineError) -> String? {
+        guard let path = comparison.ignoreMask else { return nil }
+        do {
+            return ReviewEntry.digest(of: try ImageFile.read(path))
+        } catch {
+            throw CommandLineError(error.description)
+        }
     }
 
     /// Refuses folders that would give a green run for nothing, or nest the outputs: the same

@@ -101,6 +101,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
                 newDirectory: joined(parts.map(\.1.newDirectory)),
                 command: labels == nil ? unshardedCommand(first.command) : Array(CommandLine.arguments.dropFirst()),
                 settings: parts.allSatisfy { $0.1.settings == first.settings } ? first.settings : nil,
+                ignoreMask: parts.allSatisfy { $0.1.ignoreMask == first.ignoreMask } ? first.ignoreMask : nil,
+                run: parts.allSatisfy { $0.1.run == first.run } ? first.run : nil,
                 records: records)
             try report.write(into: staging.staging)
             try staging.commit()
@@ -147,8 +149,10 @@ struct MergeReportsCommand: AsyncParsableCommand {
         }
         let shards = parts.compactMap(\.shard)
         if !shards.isEmpty {
-            guard shards.count == parts.count, Set(shards.map(\.count)).count == 1 else {
-                throw CommandLineError("the reports are not the parts of one --shard I/N split; merge the parts of one run")
+            func described(_ shard: Shard?) -> String { shard.map { "part \($0.index)/\($0.count)" } ?? "a whole run (no --shard)" }
+            for (part, folder) in zip(parts, folders) where part.shard?.count != parts[0].shard?.count {
+                throw CommandLineError(
+                    "\(folder): \(described(part.shard)), but \(folders[0]) is \(described(parts[0].shard)); merge the parts of one --shard I/N split")
             }
             let count = shards[0].count
             var seen = Set<Int>()
@@ -177,6 +181,15 @@ struct MergeReportsCommand: AsyncParsableCommand {
         for (index, arguments) in judging.enumerated() where arguments != judging[0] {
             throw CommandLineError(
                 "\(folders[index]): ran `\(commands[index].joined(separator: " "))`, but \(folders[0]) ran `\(commands[0].joined(separator: " "))`; run every part with the same options")
+        }
+        for (part, folder) in zip(parts, folders) where part.ignoreMask != first.ignoreMask {
+            throw CommandLineError(
+                "\(folder): judged its pairs with another --ignore-mask image than \(folders[0]) (the file's bytes differ); run every part with the same mask")
+        }
+        for (part, folder) in zip(parts, folders) where part.run != first.run {
+            func described(_ run: String?) -> String { run.map { "CI run \($0)" } ?? "no CI run" }
+            throw CommandLineError(
+                "\(folder): written by \(described(part.run)), but \(folders[0]) by \(described(first.run)); merge the parts of one run (a part left from an earlier run?)")
         }
         func described(_ settings: [String]) -> String { settings.isEmpty ? "no settings file" : "the settings `\(settings.joined(separator: " "))`" }
         for (part, folder) in zip(parts, folders) {

@@ -628,7 +628,7 @@ struct PendingReview: Encodable {
             return try JSONDecoder().decode(BatchEntry.self, from: data)
         } catch {
             guard isImgdiffReport(path, data) else { return nil }
-            throw CommandLineError("\(path): not a readable imgdiff batch report (\(Self.decodingProblem(error))); run batch again")
+            throw CommandLineError("\(path): not a readable imgdiff batch report (\(JSONProblem.described(error))); run batch again")
         }
     }
 
@@ -673,27 +673,6 @@ struct PendingReview: Encodable {
                 }
             }
             return failure
-        }
-    }
-
-    /// What is wrong with JSON that does not decode, in a few words: not Swift's description,
-    /// which runs over several lines of coding paths.
-    static func decodingProblem(_ error: any Error) -> String {
-        func field(_ path: [any CodingKey]) -> String {
-            path.reduce("") { text, key in
-                if let index = key.intValue { return text + "[\(index)]" }
-                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
-            }
-        }
-        switch error as? DecodingError {
-        case .keyNotFound(let key, let context)?:
-            return "no \(field(context.codingPath + [key]))"
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
-            return "\(field(context.codingPath)) is of the wrong type"
-        case .dataCorrupted(let context)? where !context.codingPath.isEmpty:
-            return "\(field(context.codingPath)) is not valid"
-        default:
-            return "not valid JSON"
         }
     }
 

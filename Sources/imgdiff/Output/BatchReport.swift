@@ -127,7 +127,7 @@ struct BatchReport: Codable, Sendable {
         do {
             report = try JSONDecoder().decode(BatchReport.self, from: Data(bytes))
         } catch {
-            throw CommandLineError("\(path): not an imgdiff batch report (\(error))")
+            throw CommandLineError("\(path): not an imgdiff batch report (\(JSONProblem.described(error)))")
         }
         try SnapshotFolder.checkPairPaths(report.pairs.lazy.map(\.path), of: path)
         return report
@@ -153,6 +153,12 @@ struct BatchReport: Codable, Sendable {
     /// before imgdiff recorded them. The command line alone does not say how the parts of a
     /// run judged.
     let settings: [String]?
+    /// ``ReviewEntry/digest(of:)`` of the `--ignore-mask` file's bytes, when one judged the
+    /// pairs: the command line names the mask, not what it holds on each runner.
+    let ignoreMask: String?
+    /// The CI run that wrote the report (``CIRun``), when it ran in one: the parts of one
+    /// sharded run share it, and a part left from an earlier run does not.
+    let run: String?
     let summary: Summary
     let changed: [String]
     let passed: [String]
@@ -164,13 +170,15 @@ struct BatchReport: Codable, Sendable {
 
     init(
         referenceDirectory: String, newDirectory: String, command: [String], shard: Shard? = nil, settings: [String]? = nil,
-        records: [PairRecord]
+        ignoreMask: String? = nil, run: String? = nil, records: [PairRecord]
     ) {
         self.referenceDirectory = referenceDirectory
         self.newDirectory = newDirectory
         self.command = command
         self.shard = shard
         self.settings = settings
+        self.ignoreMask = ignoreMask
+        self.run = run
         let ordered = records.sorted {
             $0.status.rank != $1.status.rank ? $0.status.rank < $1.status.rank : $0.path.precedesBytewise($1.path)
         }
@@ -187,7 +195,8 @@ struct BatchReport: Codable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case referenceDirectory, newDirectory, command, shard, settings, summary, changed, passed, new, deleted, errors, pairs
+        case referenceDirectory, newDirectory, command, shard, settings, ignoreMask, run, summary, changed, passed, new, deleted, errors,
+            pairs
     }
 
     /// A report read back: its pairs, folders, command and shard; the lists and the summary are
@@ -200,6 +209,8 @@ struct BatchReport: Codable, Sendable {
             command: try container.decode([String].self, forKey: .command),
             shard: try container.decodeIfPresent(Shard.self, forKey: .shard),
             settings: try container.decodeIfPresent([String].self, forKey: .settings),
+            ignoreMask: try container.decodeIfPresent(String.self, forKey: .ignoreMask),
+            run: try container.decodeIfPresent(String.self, forKey: .run),
             records: try container.decode([PairRecord].self, forKey: .pairs))
     }
 

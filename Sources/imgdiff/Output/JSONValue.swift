@@ -54,3 +54,27 @@ enum JSONValue: Codable, Sendable, Equatable {
         self = try JSONDecoder().decode(JSONValue.self, from: Data(try JSONOutput.encode(value, pretty: false)))
     }
 }
+
+/// What is wrong with JSON that does not decode, as error lines tell it.
+enum JSONProblem {
+    /// What is wrong with JSON that does not decode, in a few words: not Swift's description,
+    /// which runs over several lines of coding paths.
+    static func described(_ error: any Error) -> String {
+        func field(_ path: [any CodingKey]) -> String {
+            path.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?:
+            return "no \(field(context.codingPath + [key]))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "\(field(context.codingPath)) is of the wrong type"
+        case .dataCorrupted(let context)? where !context.codingPath.isEmpty:
+            return "\(field(context.codingPath)) is not valid: \(context.debugDescription)"
+        default:
+            return "not valid JSON"
+        }
+    }
+}
