@@ -116,7 +116,8 @@ struct BatchCommand: AsyncParsableCommand {
         if pairing.isEmpty {
             throw CommandLineError("no images in \(referenceDirectory) or \(newDirectory); nothing to compare")
         }
-        let folder = try ReportFolder(outputDirectory)
+        let folder = try ReportFolder(
+            outputDirectory, inputs: [referenceDirectory, newDirectory] + [comparison.config, comparison.ignoreMask].compactMap { $0 })
         let report: BatchReport
         do {
             report = try await makeReport(pairing, in: folder)

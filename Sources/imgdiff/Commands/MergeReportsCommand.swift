@@ -82,7 +82,8 @@ struct MergeReportsCommand: AsyncParsableCommand {
                     "\(outputDirectory): the merged report folder may not overlap the snapshot folder \(folder) of the parts; choose another --out")
             }
         }
-        let staging = try ReportFolder(outputDirectory)
+        let staging = try ReportFolder(
+            outputDirectory, inputs: parts.flatMap { folder, part in [folder, part.referenceDirectory, part.newDirectory] })
         let report: BatchReport
         do {
             var records: [PairRecord] = []

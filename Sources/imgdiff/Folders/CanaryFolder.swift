@@ -41,7 +41,7 @@ struct CanaryFolder: Sendable {
             }
         }
         staging = try ReportFolder.makeStagingFolder(
-            beside: SnapshotFolder.spelledAbsolute(destination), for: destination, naming: "the folder")
+            beside: SnapshotFolder.spelledAbsolute(destination), for: destination, naming: "the folder", inputs: inputs)
         for side in ["ref", "new"] { try SnapshotFolder.createFolder(side, under: staging) }
     }
 

@@ -34,11 +34,13 @@ struct ReportFolder {
     /// `destination` may be missing, empty or hold an earlier report (`index.html`,
     /// `report.json`, `junit.xml`, `summary.md`, `pairs/`, with a report.json that reads as a batch's); a
     /// folder holding anything else is refused, since the swap replaces it whole.
-    init(_ destination: String) throws(CommandLineError) {
+    /// `inputs`, the files and folders the run reads, are never taken for a staging folder a
+    /// killed run left, whatever their names.
+    init(_ destination: String, inputs: [String]) throws(CommandLineError) {
         self.destination = destination
         place = SnapshotFolder.spelledAbsolute(destination)
         try Self.requireReplaceable(place, as: destination)
-        staging = try Self.makeStagingFolder(beside: place, for: destination, naming: "the report folder")
+        staging = try Self.makeStagingFolder(beside: place, for: destination, naming: "the report folder", inputs: inputs)
     }
 
     /// The names in the folder `place`; `destination` names it in errors.
@@ -52,15 +54,18 @@ struct ReportFolder {
 
     /// Creates a staging folder beside `place` (and `place`'s parent folders if missing), after
     /// removing those that runs no longer alive left there; errors name `destination` and call
-    /// it `naming` ("the report folder").
-    static func makeStagingFolder(beside place: String, for destination: String, naming: String) throws(CommandLineError) -> String {
+    /// it `naming` ("the report folder"). A folder holding one of `inputs`, or inside one, is
+    /// never removed.
+    static func makeStagingFolder(
+        beside place: String, for destination: String, naming: String, inputs: [String]
+    ) throws(CommandLineError) -> String {
         let parentFolder = PathText.parent(of: place)
         do {
             try FileManager.default.createDirectory(atPath: parentFolder, withIntermediateDirectories: true)
         } catch {
             throw CommandLineError("\(parentFolder): cannot create the folder (\(SystemError.reason(error)))")
         }
-        removeAbandonedStagingFolders(in: parentFolder)
+        removeAbandonedStagingFolders(in: parentFolder, sparing: inputs)
         let staging = PathText.join(parentFolder, ImageFile.temporaryName())
         guard mkdir(staging, 0o777) == 0 else {
             throw CommandLineError("\(destination): cannot create \(naming) (\(ImageFile.systemMessage(errno)))")
@@ -137,12 +142,14 @@ struct ReportFolder {
     /// or, where the file system keeps no locks, whose writer is gone by its process ID. A free
     /// lock on a folder whose writer runs here (its process ID and start time) is a run between
     /// making its folder and locking it, and is left alone.
-    private static func removeAbandonedStagingFolders(in parent: String) {
+    private static func removeAbandonedStagingFolders(in parent: String, sparing inputs: [String]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
         for name in names where name.utf8.starts(with: ImageFile.temporaryPrefix.utf8) {
             let path = PathText.join(parent, name)
             var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { continue }
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+                !inputs.contains(where: { SnapshotFolder.overlap($0, path) })
+            else { continue }
             let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }

@@ -211,6 +211,22 @@ final class FileSafetyTests: ReliabilityTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: free), "free: a killed run's")
     }
 
+    /// A folder the run reads is never taken for a killed run's staging folder, whatever its
+    /// name: a part named like one, merged beside the merged report, stays, as does a
+    /// reference folder named so beside batch's report.
+    func testAnInputNamedLikeAStagingFolderIsNeverRemoved() throws {
+        try makeSuite()
+        let dead = try deadProcessID()
+        let part = path(".imgdiff-tmp-\(dead)_1-part"), references = path(".imgdiff-tmp-\(dead)_1-ref")
+        XCTAssertEqual(try imgdiff("batch", path("ref"), path("new"), "--out", part).status, 1)
+        let merged = try imgdiff("merge-reports", part, "--out", path("merged"))
+        XCTAssertEqual(merged.status, 1, merged.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: part + "/report.json"))
+        try FileManager.default.moveItem(atPath: path("ref"), toPath: references)
+        XCTAssertEqual(try imgdiff("batch", references, path("new"), "--out", path("out")).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: references))
+    }
+
     /// ext4 takes names of 255 bytes; the temporary name must not add to them.
     func testApproveWritesTheLongestNames() throws {
         let name = String(repeating: "n", count: 251) + ".png"
