@@ -53,6 +53,18 @@ final class CIRecipeTests: XCTestCase {
         XCTAssertTrue(runs(tune).contains { $0.hasPrefix("imgdiff tune noise") })
     }
 
+    func testSnapshotArtifactsAreUploadedWhenTestsFail() throws {
+        let workflow = try recipes()[3]
+        let test = try XCTUnwrap((workflow["jobs"] as? [String: Any])?["test"] as? [String: Any])
+        let artifacts = try XCTUnwrap((test["env"] as? [String: Any])?["SNAPSHOT_ARTIFACTS"] as? String)
+        let steps = try XCTUnwrap(test["steps"] as? [[String: Any]])
+        let upload = try XCTUnwrap(steps.first { ($0["uses"] as? String) == "actions/upload-artifact@v4" })
+        XCTAssertEqual(upload["if"] as? String, "failure()")
+        let path = try XCTUnwrap((upload["with"] as? [String: Any])?["path"] as? String)
+        XCTAssertTrue(artifacts.hasSuffix("/" + path), "uploads the folder the tests write: \(artifacts), \(path)")
+        XCTAssertTrue(runs(test).contains("swift test"))
+    }
+
     /// Every `imgdiff SUBCOMMAND --option` in the recipes is an option `SUBCOMMAND --help` lists.
     func testEveryImgdiffOptionExists() throws {
         var lines: [String] = []
