@@ -161,6 +161,50 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(ImageMagickDistortion(.rmse, reference: empty, actual: empty).normalized, 0)
     }
 
+    /// ImageMagick adds its errors up in extended precision, so it prints the figures of the
+    /// exact sums: a mean error of exactly 24093.75 prints as 24093.8, and a MEPP sum of
+    /// 1,001,015 as 1.00102e+06, where adding up scaled doubles fell a hair short of each
+    /// (24093.749999999993, 1001014.9999999965) and printed one digit low. A PSNR of zero
+    /// prints as "0", not "-0".
+    func testImageMagickFiguresPrintTheExactSums() {
+        func gray(_ values: [UInt8], width: Int) -> RGBAImage {
+            RGBAImage(width: width, height: values.count / width, pixels: values.flatMap { [$0, $0, $0, 255] }, hasAlpha: false)
+        }
+        let a: [UInt8] = [
+            170, 68, 119, 204, 119, 85, 119, 17, 68, 204, 34, 34, 255, 102, 255, 0, 221, 68, 85, 221, 238, 255, 238, 136, 34, 68, 34,
+            153, 153, 68, 34, 85, 238, 238, 17, 136, 119, 51, 255, 102, 17, 34, 136, 17, 68, 68, 85, 17, 119, 34, 85, 0, 255, 119, 102,
+            255, 170, 187, 187, 136, 255, 136, 102, 119, 170, 153, 102, 102,
+        ]
+        let b: [UInt8] = [
+            187, 221, 136, 68, 34, 51, 204, 170, 153, 0, 102, 187, 68, 34, 136, 0, 119, 0, 34, 85, 85, 68, 238, 34, 204, 153, 68, 238,
+            51, 204, 170, 238, 34, 68, 255, 170, 221, 51, 102, 68, 153, 119, 119, 119, 204, 119, 102, 85, 102, 0, 34, 187, 221, 187, 0,
+            34, 119, 51, 136, 136, 136, 0, 187, 119, 136, 34, 119, 0,
+        ]
+        XCTAssertEqual(ImageMagickDistortion(.mae, reference: gray(a, width: 2), actual: gray(b, width: 2)).printed, "24093.8 (0.367647)")
+
+        let black = RGBAImage(width: 128, height: 128, filledWith: RGBA(0, 0, 0))
+        var raised = black
+        for sample in 0..<3895 { raised.pixels[sample / 3 * 4 + sample % 3] = 1 }
+        XCTAssertEqual(ImageMagickDistortion(.mepp, reference: black, actual: raised).printed, "1.00102e+06 (1.21867e-06, 0.00392157)")
+
+        let white = RGBAImage(width: 10, height: 10, filledWith: RGBA(255, 255, 255))
+        XCTAssertEqual(ImageMagickDistortion(.psnr, reference: white, actual: RGBAImage(width: 10, height: 10, filledWith: RGBA(0, 0, 0))).printed, "0")
+    }
+
+    /// A pair so alike that PSNR is infinite still differs: PSNR's default passes only images
+    /// with no differing pixel, as `compare` exits 1 on it; a finite threshold passes it.
+    func testAnInfinitePSNROfImagesThatDifferFailsByDefault() {
+        let flat = [UInt16](repeating: 30000, count: 10 * 10 * 4)
+        var nudged = flat
+        nudged[0] += 1
+        let reference = RGBAImage(width: 10, height: 10, samples16: flat, hasAlpha: false)
+        let actual = RGBAImage(width: 10, height: 10, samples16: nudged, hasAlpha: false)
+        let byDefault = compare(reference, actual, options: ComparisonOptions(metric: ComparisonMetric(name: "psnr")!))
+        XCTAssertEqual(byDefault.imageMagick?.printed, "inf")
+        XCTAssertFalse(byDefault.match)
+        XCTAssertTrue(compare(reference, actual, options: ComparisonOptions(metric: .imageMagick(.psnr, threshold: 60))).match)
+    }
+
     /// Whatever the metric, a pair of two sizes reports the largest ΔE94 of its overlap.
     func testDifferentSizesMeasureTheOverlapsLargestDeltaE() {
         let reference = RGBAImage(width: 4, height: 3, filledWith: white)

@@ -21,6 +21,16 @@ final class OptionValueTests: XCTestCase {
         }
     }
 
+    /// Metric names in any case, as `compare -metric` and its `-list metric` spell them.
+    func testMetricNamesAreTakenInAnyCase() throws {
+        for name in ["MAE", "Fuzz", "PSNR", "Structural", "SSIM-CIE94"] {
+            let upper = try imgdiff([reference, actual, "--metric", name, "--json"])
+            let lower = try imgdiff([reference, actual, "--metric", name.lowercased(), "--json"])
+            XCTAssertEqual(upper.status, 1, "\(name): \(upper.stderr)")
+            XCTAssertEqual(upper.stdout, lower.stdout, name)
+        }
+    }
+
     func testNegativeAndNonNumericValuesAreNamed() throws {
         for (arguments, message) in [
             (["--threshold", "-1"], "--threshold must be a number >= 0"),

@@ -62,8 +62,10 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
     public var judged: Double { normalized ?? normalizedMeanError ?? value }
 
     /// Whether the pair passes `threshold`: an error at most it, or a PSNR at least it.
+    /// An infinite PSNR or NCC threshold (their default) passes none: images that differ by so
+    /// little that PSNR is `inf` still differ.
     public func passes(threshold: Double) -> Bool {
-        metric.higherIsBetter ? judged >= threshold : judged <= threshold
+        metric.higherIsBetter ? threshold.isFinite && judged >= threshold : judged <= threshold
     }
 
     /// Measures `actual` (ImageMagick's reconstructed image) against `reference`.
@@ -86,54 +88,79 @@ public struct ImageMagickDistortion: Sendable, Equatable, Encodable {
         self.init(metric, sums: (0, 0, 0, area))
     }
 
+    /// From ``sums(_:_:)``, in Q16 units. The means are each one division of the sums where
+    /// they are exact: ImageMagick adds its errors up in extended precision, so its figures are
+    /// those of the exact sums (a mean of 24093.75 prints as 24093.8, not 24093.7).
     init(_ metric: ImageMagickMetric, sums: (absolute: Double, squared: Double, peak: Double, area: Int)) {
         self.metric = metric
         let samples = Double(max(sums.area, 1)) * 3
-        let meanAbsolute = sums.absolute / samples
-        let meanSquared = sums.squared / samples
+        let meanAbsolute = sums.absolute / (Q16.range * samples)
+        let meanSquared = sums.squared / (Q16.range * samples) / Q16.range
+        let peak = sums.peak / Q16.range
         switch metric {
         case .mae: (value, normalized) = (Q16.range * meanAbsolute, meanAbsolute)
         case .mse: (value, normalized) = (Q16.range * meanSquared, meanSquared)
         case .rmse, .fuzz:
             let root = meanSquared.squareRoot()
             (value, normalized) = (Q16.range * root, root)
-        case .pae: (value, normalized) = (Q16.range * sums.peak, sums.peak)
-        case .psnr: value = abs(meanSquared) < 1e-12 ? .infinity : -10 * Double.log10(max(meanSquared, 1e-11))
+        case .pae: (value, normalized) = (Q16.range * peak, peak)
+        // `+ 0` prints a PSNR of zero as ImageMagick does, "0", not "-0".
+        case .psnr: value = abs(meanSquared) < 1e-12 ? .infinity : -10 * Double.log10(max(meanSquared, 1e-11)) + 0
         case .ncc: value = 1
         case .mepp:
-            value = sums.absolute * Q16.range
+            value = sums.absolute
             normalizedMeanError = meanSquared
-            normalizedMaximumError = sums.peak
+            normalizedMaximumError = peak
         }
         let g = ImageMagickDistortion.formatted
         switch metric {
         case .psnr, .ncc: printed = g(value)
-        case .mepp: printed = "\(g(value)) (\(g(meanSquared)), \(g(sums.peak)))"
+        case .mepp: printed = "\(g(value)) (\(g(meanSquared)), \(g(peak)))"
         default: printed = "\(g(value)) (\(g(normalized ?? 0)))"
         }
     }
 
-    /// The sums over every pixel of the larger area: Σ|e|, Σe² (e scaled to 0…1), the largest
-    /// |e|, and the area. An image without pixels has none to extend over the other's area, so
-    /// beside one with pixels every sample differs wholly (e = 1): the worst figure, never a
-    /// perfect one.
+    /// The sums over every pixel of the larger area, in Q16 units: Σ|e|, Σe², the largest |e|,
+    /// and the area. Whole errors (every one between samples of opaque pixels) are added up as
+    /// integers, exactly; only the fractions alpha weighting makes are added as doubles. An
+    /// image without pixels has none to extend over the other's area, so beside one with pixels
+    /// every sample differs wholly (|e| = 65535): the worst figure, never a perfect one.
     static func sums(_ reference: RGBAImage, _ actual: RGBAImage) -> (absolute: Double, squared: Double, peak: Double, area: Int) {
         let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
         guard reference.pixelCount > 0, actual.pixelCount > 0 else {
             let area = width * height, samples = Double(area) * 3
-            return reference.pixelCount == actual.pixelCount ? (0, 0, 0, area) : (samples, samples, 1, area)
+            return reference.pixelCount == actual.pixelCount
+                ? (0, 0, 0, area) : (samples * Q16.range, samples * Q16.range * Q16.range, Q16.range, area)
+        }
+        struct Totals {
+            var wholeAbsolute: UInt64 = 0, wholeSquared: UInt64 = 0
+            var fractionalAbsolute = 0.0, fractionalSquared = 0.0, peak = 0.0
         }
         let totals = RowBands.map(height: height, bands: 16) { _, rows in
-            var total = (absolute: 0.0, squared: 0.0, peak: 0.0)
+            var total = Totals()
             forEachWeightedSample(reference, actual, rows: rows, width: width) { _, p, q in
-                let e = Q16.scale * abs(p - q)
-                total.absolute += e
-                total.squared += e * e
+                let e = abs(p - q)
+                if e == e.rounded(.down) {
+                    let whole = UInt64(e)
+                    total.wholeAbsolute += whole
+                    let (squared, overflow) = total.wholeSquared.addingReportingOverflow(whole * whole)
+                    if overflow {
+                        total.fractionalSquared += Double(total.wholeSquared)
+                        total.wholeSquared = whole * whole
+                    } else {
+                        total.wholeSquared = squared
+                    }
+                } else {
+                    total.fractionalAbsolute += e
+                    total.fractionalSquared += e * e
+                }
                 total.peak = max(total.peak, e)
             }
             return total
         }
-        return (totals.reduce(0) { $0 + $1.absolute }, totals.reduce(0) { $0 + $1.squared },
+        // Each band's whole sums convert exactly while below 2⁵³, and so add up exactly.
+        return (totals.reduce(0) { $0 + Double($1.wholeAbsolute) } + totals.reduce(0) { $0 + $1.fractionalAbsolute },
+                totals.reduce(0) { $0 + Double($1.wholeSquared) } + totals.reduce(0) { $0 + $1.fractionalSquared },
                 totals.map(\.peak).max() ?? 0, width * height)
     }
 

@@ -9,7 +9,8 @@ import ImageDiff
 
 /// `--metric NAME`, at the metric's default threshold until `--threshold` sets it.
 extension ComparisonMetric: ExpressibleByArgument {
-    public init?(argument: String) { self.init(name: argument) }
+    /// Any case, as `compare -metric` takes them (`MAE`, `mae`).
+    public init?(argument: String) { self.init(name: argument.lowercased()) }
 
     public static var allValueStrings: [String] { names }
 
