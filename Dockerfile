@@ -1,11 +1,13 @@
 # imgdiff in a container: built with the Swift toolchain, run on debian:12-slim with exactly the
 # packages the .deb depends on (scripts/package reads them from the binary with dpkg-shlibdeps).
 #   docker build -t imgdiff .
-#   docker run --rm -v "$PWD:/work" -w /work imgdiff batch Snapshots/ref Snapshots/new --out report
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/work" -w /work imgdiff batch Snapshots/ref Snapshots/new --out report
+# (--user: the report is written as you, not as root; .dockerignore keeps build folders out of
+# the context)
 # It was not built where it was written (no registry access there); scripts/check-package runs
 # the same binary in a root holding only these packages.
 
-FROM swift:6.1-bookworm AS build
+FROM swift:6.2-bookworm AS build
 RUN apt-get update -qq \
     && apt-get install -y -qq --no-install-recommends pkg-config libpng-dev libjpeg62-turbo-dev libisal-dev libdeflate-dev libmagickwand-dev git \
     && rm -rf /var/lib/apt/lists/*

@@ -31,6 +31,7 @@ struct ImgDiff: AsyncParsableCommand {
     /// Runs the command; usage errors exit 2 like every other error (as `cmp` and ImageMagick
     /// `compare` do), with one line on stderr.
     static func main() async {
+        CrashSignals.restoreDefaultActions()
         MemoryReuse.keepFreedImageBuffers()
         do {
             try RawArguments.check(RawArguments.current)
