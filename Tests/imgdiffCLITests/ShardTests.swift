@@ -241,7 +241,7 @@ final class ShardTests: XCTestCase {
     }
 
     /// The variables `CIRun` reads, cleared but for the one a test sets.
-    let CIRunVariables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "CIRCLE_WORKFLOW_ID", "BUILD_BUILDID"]
+    let CIRunVariables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "BUILD_BUILDID"]
 
     /// A part's report is input: a path in it that leaves its pairs/ folder is refused, and
     /// nothing is copied, inside the merged report or outside it.

@@ -68,7 +68,9 @@ struct Shard: Codable, Sendable, Equatable, ExpressibleByArgument {
 /// each report, so that `merge-reports` refuses a part left from another run.
 enum CIRun {
     /// The variables read, first found first.
-    static let variables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "CIRCLE_WORKFLOW_ID", "BUILD_BUILDID"]
+    /// (CircleCI is left out: a workflow run again from its failed jobs gets a new workflow id,
+    /// while the parts of the jobs that passed stay in its workspace.)
+    static let variables = ["GITHUB_RUN_ID", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID", "BUILD_BUILDID"]
 
     /// `NAME=value` of the first variable set (not empty) in `environment`; nil outside CI.
     static func current(environment: [String: String]) -> String? {
